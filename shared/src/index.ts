@@ -1,0 +1,4 @@
+export * from './text.ts';
+export * from './limits.ts';
+export * from './idempotency.ts';
+export * from './upstream/index.ts';
