@@ -2,3 +2,4 @@ export * from './text.ts';
 export * from './limits.ts';
 export * from './idempotency.ts';
 export * from './upstream/index.ts';
+export * from './bff-api.ts';

@@ -1,0 +1,62 @@
+import type { BffError, BffErrorCode, Product } from '@redline/shared';
+
+/** An error the BFF answers with: an HTTP status and a stable, explained error body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: BffError,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message);
+  }
+
+  static of(status: number, code: BffErrorCode, message: string, extra: Omit<BffError, 'code' | 'message'> = {}): HttpError {
+    const headers: Record<string, string> =
+      extra.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(extra.retryAfterSeconds) };
+    return new HttpError(status, { code, message, ...extra }, headers);
+  }
+}
+
+const PRODUCT_NAMES: Record<Product, string> = {
+  detector: 'AI-writing detector',
+  humanizer: 'humanizer',
+  plagiarism: 'plagiarism checker',
+};
+
+export const productName = (product: Product) => PRODUCT_NAMES[product];
+
+/** The errors that come from the upstream's answers (upstream-api.md, section 7). */
+export const upstreamErrors = {
+  quotaExceeded: (product: Product, remainingWords: number, requiredWords: number) =>
+    HttpError.of(
+      402,
+      'quota_exceeded',
+      `Not enough words left for the ${productName(product)}: this text needs ${requiredWords.toLocaleString('en-US')} and ${remainingWords.toLocaleString('en-US')} remain. Shorten the text or ask your administrator to top up the plan.`,
+      { product, remainingWords, requiredWords },
+    ),
+  noSubscription: (product: Product) =>
+    HttpError.of(403, 'no_subscription', `The team's plan has no active subscription for the ${productName(product)}. Ask your administrator to check the plan.`, { product }),
+  busy: (retryAfterSeconds: number) =>
+    HttpError.of(503, 'busy', `The analysis service is busy. Try again in ${retryAfterSeconds} seconds; nothing extra will be charged.`, { retryAfterSeconds }),
+  providerAborted: () =>
+    HttpError.of(502, 'provider_aborted', 'The analysis provider stopped this check safely. Nothing was charged. Try again later.', { retryAfterSeconds: 30 }),
+  usageRecordingUnavailable: (retryAfterSeconds: number) =>
+    HttpError.of(
+      503,
+      'usage_recording_unavailable',
+      `The service could not confirm usage for this check, so it held the result back. Try again in ${retryAfterSeconds} seconds: the same check will not be charged twice.`,
+      { retryAfterSeconds },
+    ),
+  resultExpired: () =>
+    HttpError.of(410, 'result_expired', 'This check finished more than 24 hours ago and its result is no longer stored upstream. Start a new check.'),
+  keyRejected: () =>
+    HttpError.of(502, 'upstream_key_rejected', "The BFF's service key was refused by the analysis service. An administrator must update the BFF's upstream key."),
+  unreachable: (retryAfterSeconds: number) =>
+    HttpError.of(504, 'upstream_unreachable', `The analysis service could not be reached. Try again in ${retryAfterSeconds} seconds; nothing will be charged twice.`, { retryAfterSeconds }),
+  invalidResponse: (detail: string) =>
+    HttpError.of(502, 'upstream_invalid_response', `The analysis service answered in an unexpected form (${detail}). The administrator has been told in the logs.`),
+  keyConflict: () =>
+    HttpError.of(500, 'internal_error', 'The analysis service refused this operation as a repeat of different work. This is a BFF fault; start a new check.'),
+  invalidRequest: (message: string, fields?: Record<string, string>) =>
+    HttpError.of(400, 'invalid_request', `The analysis service refused the request: ${message}`, fields ? { fields } : {}),
+};

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { countCharacters, hasVisibleText, type BffErrorCode } from '@redline/shared';
+import { HttpError } from '../errors.ts';
+
+const FIELD_CODES: Record<string, BffErrorCode> = {
+  operationId: 'invalid_operation_id',
+  version: 'unknown_version',
+  model: 'unknown_model',
+};
+
+const FIELD_HINTS: Record<string, string> = {
+  operationId: 'operationId must be 8 to 128 letters, digits, "-" or "_", kept the same when you retry',
+  version: 'version must be one of v1, v2, v3 (v3 is the default)',
+  model: 'model must be one of cognia, lexi, cognia_v2, huma_v2',
+  text: 'text must be a string',
+};
+
+/** Parses a request body with its schema; the first problem becomes an error that says what to fix. */
+export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxCharacters: number): z.infer<T> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw HttpError.of(400, 'invalid_request', 'The request body must be a JSON object such as {"operationId": "...", "text": "..."}.');
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? 'body');
+      fields[field] ??= FIELD_HINTS[field] ?? issue.message;
+    }
+    const [first] = Object.keys(fields);
+    throw HttpError.of(400, FIELD_CODES[first!] ?? 'invalid_request', `Fix the request: ${Object.values(fields).join('; ')}.`, { fields });
+  }
+  const { text } = parsed.data as { text?: unknown };
+  if (typeof text === 'string') {
+    if (!hasVisibleText(text)) {
+      throw HttpError.of(400, 'empty_text', 'The text is empty. Select or type some text to check.', { fields: { text: 'empty' } });
+    }
+    const characters = countCharacters(text);
+    if (characters > maxCharacters) {
+      throw HttpError.of(
+        400,
+        'text_too_long',
+        `The text has ${characters.toLocaleString('en-US')} characters; this BFF accepts at most ${maxCharacters.toLocaleString('en-US')}. Check a shorter part of the document.`,
+        { fields: { text: `at most ${maxCharacters} characters` } },
+      );
+    }
+  }
+  return parsed.data;
+}

@@ -1,0 +1,43 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics. Labels carry products, routes, statuses and reasons: never keys, tokens or text. */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'bff_http_requests_total',
+      help: 'HTTP requests answered by the BFF',
+      labelNames: ['route', 'status'] as const,
+      registers: [registry],
+    }),
+    upstreamLatency: new Histogram({
+      name: 'bff_upstream_request_duration_seconds',
+      help: 'Duration of single upstream attempts',
+      labelNames: ['product', 'outcome'] as const,
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    upstreamRetries: new Counter({
+      name: 'bff_upstream_retries_total',
+      help: 'Upstream attempts repeated after a fault, by reason',
+      labelNames: ['product', 'reason'] as const,
+      registers: [registry],
+    }),
+    wordsCharged: new Counter({
+      name: 'bff_words_charged_total',
+      help: 'Words charged, from words_processed',
+      labelNames: ['product', 'source'] as const,
+      registers: [registry],
+    }),
+    operations: new Counter({
+      name: 'bff_operations_total',
+      help: 'Operations by how they ended',
+      labelNames: ['product', 'outcome'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

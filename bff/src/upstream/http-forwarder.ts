@@ -1,0 +1,173 @@
+import { Agent, request } from 'undici';
+import {
+  UPSTREAM_HEADERS,
+  UPSTREAM_PATHS,
+  parseUpstreamError,
+  type Product,
+} from '@redline/shared';
+import type { RetryPolicy } from '../config.ts';
+import { upstreamErrors, type HttpError } from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import type { Metrics } from '../metrics.ts';
+import type { ForwardRequest, ForwardResult, Forwarder } from './forwarder.ts';
+import { backoffDelay, parseRetryAfter, sleep } from './retry.ts';
+
+type Attempt =
+  | { kind: 'success'; body: unknown; acceptedKey?: string; acceptedKeySource?: string }
+  /** Retry after a backoff: the outcome is unknown or the failure is temporary. */
+  | { kind: 'backoff'; reason: 'network' | 'timeout' | 'unavailable' | 'server_error' | 'provider_aborted' }
+  /** Retry after the upstream's Retry-After. */
+  | { kind: 'wait'; reason: 'in_progress' | 'rate_limited'; waitMs: number | undefined }
+  | { kind: 'final'; error: HttpError };
+
+/**
+ * A 502 means the provider aborted safely with nothing charged, so repeating the key is
+ * safe; but an abort is often caused by the input, and the upstream says "retry later", so
+ * the BFF tries once more after a backoff and then reports it rather than hammering.
+ */
+const MAX_PROVIDER_ABORT_RETRIES = 1;
+
+export interface HttpForwarderOptions {
+  baseUrl: string;
+  apiKey: string;
+  retry: RetryPolicy;
+  metrics: Metrics;
+  logger: Logger;
+  random?: () => number;
+}
+
+/** Forwards to the real upstream over undici, retrying the same bytes with the same key. */
+export class HttpForwarder implements Forwarder {
+  readonly source = 'upstream' as const;
+  readonly #agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+
+  constructor(private readonly options: HttpForwarderOptions) {}
+
+  async forward(operation: ForwardRequest): Promise<ForwardResult> {
+    const { retry, metrics, logger } = this.options;
+    const deadline = Date.now() + retry.deadlineMs;
+    let providerAborts = 0;
+    let lastRetryable: Attempt = { kind: 'backoff', reason: 'network' };
+
+    for (let attempt = 0; attempt < retry.maxAttempts; attempt++) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      const outcome = await this.#attempt(operation, Math.min(remaining, retry.attemptTimeoutMs));
+      if (outcome.kind === 'success') return { ok: true, ...outcome };
+      if (outcome.kind === 'final') return { ok: false, error: outcome.error, settled: true };
+      if (operation.signal?.aborted) return { ok: false, error: this.#unsettledError(outcome), settled: false };
+
+      lastRetryable = outcome;
+      if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) {
+        return { ok: false, error: upstreamErrors.providerAborted(), settled: false };
+      }
+      const waitMs =
+        outcome.kind === 'wait' && outcome.waitMs !== undefined
+          ? outcome.waitMs // the full Retry-After, never less
+          : backoffDelay(retry, attempt, this.options.random);
+      if (attempt + 1 >= retry.maxAttempts || Date.now() + waitMs >= deadline) break;
+
+      metrics.upstreamRetries.inc({ product: operation.product, reason: outcome.reason });
+      logger.warn({ product: operation.product, reason: outcome.reason, attempt: attempt + 1, waitMs }, 'retrying upstream call');
+      try {
+        await sleep(waitMs, operation.signal);
+      } catch {
+        break;
+      }
+    }
+    return { ok: false, error: this.#unsettledError(lastRetryable), settled: false };
+  }
+
+  /** What the client hears when retries ran out with the outcome still open. */
+  #unsettledError(last: Attempt): HttpError {
+    if (last.kind === 'wait') return upstreamErrors.busy(Math.max(1, Math.ceil((last.waitMs ?? 5_000) / 1000)));
+    if (last.kind === 'backoff' && last.reason === 'unavailable') return upstreamErrors.usageRecordingUnavailable(30);
+    if (last.kind === 'backoff' && last.reason === 'provider_aborted') return upstreamErrors.providerAborted();
+    return upstreamErrors.unreachable(30);
+  }
+
+  async #attempt(operation: ForwardRequest, timeoutMs: number): Promise<Attempt> {
+    const { baseUrl, apiKey, metrics } = this.options;
+    const started = performance.now();
+    const observe = (outcome: string) =>
+      metrics.upstreamLatency.observe({ product: operation.product, outcome }, (performance.now() - started) / 1000);
+    const signals = [AbortSignal.timeout(timeoutMs), ...(operation.signal ? [operation.signal] : [])];
+    try {
+      const response = await request(baseUrl + UPSTREAM_PATHS[operation.product], {
+        method: 'POST',
+        dispatcher: this.#agent,
+        headers: {
+          'content-type': 'application/json',
+          [UPSTREAM_HEADERS.apiKey]: apiKey,
+          [UPSTREAM_HEADERS.idempotencyKey]: operation.idempotencyKey,
+        },
+        body: operation.body,
+        signal: AbortSignal.any(signals),
+      });
+      const text = await response.body.text();
+      const header = (name: string) => {
+        const value = response.headers[name.toLowerCase()];
+        return Array.isArray(value) ? value[0] : value;
+      };
+      observe(String(response.statusCode));
+      return classify(operation.product, response.statusCode, text, header);
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError' || signals[0]!.aborted;
+      observe(timedOut ? 'timeout' : 'network_error');
+      return { kind: 'backoff', reason: timedOut ? 'timeout' : 'network' };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function classify(product: Product, status: number, text: string, header: (name: string) => string | undefined): Attempt {
+  const body = parseJson(text);
+  if (status >= 200 && status < 300) {
+    if (typeof body !== 'object' || body === null) return { kind: 'final', error: upstreamErrors.invalidResponse('not JSON') };
+    const acceptedKey = header(UPSTREAM_HEADERS.acceptedIdempotencyKey);
+    const acceptedKeySource = header(UPSTREAM_HEADERS.idempotencyKeySource);
+    return { kind: 'success', body, acceptedKey, acceptedKeySource };
+  }
+  const retryAfter = parseRetryAfter(header(UPSTREAM_HEADERS.retryAfter));
+  switch (status) {
+    case 400: {
+      const error = parseUpstreamError(status, body);
+      if (error.kind === 'quota_exceeded') {
+        return { kind: 'final', error: upstreamErrors.quotaExceeded(product, error.remainingWords, error.requiredWords) };
+      }
+      return { kind: 'final', error: upstreamErrors.invalidRequest(error.message, error.kind === 'other' ? error.fields : undefined) };
+    }
+    case 401:
+      return { kind: 'final', error: upstreamErrors.keyRejected() };
+    case 403:
+      return { kind: 'final', error: upstreamErrors.noSubscription(product) };
+    case 409:
+      // An exact repeat of a running operation carries Retry-After; a key reused for other work does not.
+      return retryAfter === undefined
+        ? { kind: 'final', error: upstreamErrors.keyConflict() }
+        : { kind: 'wait', reason: 'in_progress', waitMs: retryAfter };
+    case 410:
+      return { kind: 'final', error: upstreamErrors.resultExpired() };
+    case 429:
+      return { kind: 'wait', reason: 'rate_limited', waitMs: retryAfter };
+    case 502:
+      return { kind: 'backoff', reason: 'provider_aborted' };
+    case 503:
+      return { kind: 'backoff', reason: 'unavailable' };
+    default:
+      return status >= 500
+        ? { kind: 'backoff', reason: 'server_error' }
+        : { kind: 'final', error: upstreamErrors.invalidResponse(`HTTP ${status}`) };
+  }
+}
