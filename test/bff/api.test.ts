@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BffCostResponse, BffUsageResponse, countWords } from '@redline/shared';
+import { MIXED_TEXT } from '../upstream/fixtures.ts';
+import { newOperationId, startHarness, type Harness } from './harness.ts';
+
+const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
+const FIREFOX_ORIGIN = 'moz-extension://0f8e2c1a-7b3d-4e5f-9a6b-1c2d3e4f5a6b';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({
+    env: {
+      BFF_MAX_DOCUMENT_CHARACTERS: '2000',
+      BFF_MAX_BODY_BYTES: '20000',
+      BFF_ALLOWED_ORIGINS: `${EXTENSION_ORIGIN},${FIREFOX_ORIGIN}`,
+      BFF_MEMBER_RATE_LIMIT: '200',
+    },
+  });
+});
+afterAll(() => h.close());
+
+describe('bad input gets a 4xx that says what to fix', () => {
+  it.each([
+    ['empty text', { operationId: 'op-empty-1', text: ' \n\u00a0 ' }, 400, 'empty_text', /empty/],
+    ['text over the limit', { operationId: 'op-long-1', text: 'word '.repeat(401) }, 400, 'text_too_long', /at most 2,000/],
+    ['unknown version', { operationId: 'op-version-1', text: 'Hello.', version: 'v7' }, 400, 'unknown_version', /v1, v2, v3/],
+    ['missing operation id', { text: 'Hello.' }, 400, 'invalid_operation_id', /operationId/],
+    ['bad operation id', { operationId: 'no spaces!', text: 'Hello.' }, 400, 'invalid_operation_id', /letters, digits/],
+    ['text not a string', { operationId: 'op-type-1', text: ['Hello'] }, 400, 'invalid_request', /text must be a string/],
+    ['not an object', ['Hello'], 400, 'invalid_request', /JSON object/],
+  ])('%s', async (_label, body, status, code, message) => {
+    const response = await h.call('/v1/detect', body);
+    expect(response.status).toBe(status);
+    expect(response.body.error.code).toBe(code);
+    expect(response.body.error.message).toMatch(message);
+  });
+
+  it('unknown humanizer model', async () => {
+    const response = await h.call('/v1/humanize', { operationId: newOperationId(), text: 'Hello.', model: 'gpt-9' });
+    expect(response.body.error).toMatchObject({ code: 'unknown_model', fields: { model: expect.stringMatching(/cognia/) } });
+  });
+
+  it('malformed JSON, wrong content type, oversized body', async () => {
+    const malformed = await h.call('/v1/detect', undefined, { rawBody: '{"operationId": "op-bad-json", "text": "unterminated' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('malformed_json');
+    const wrongType = await h.call('/v1/detect', undefined, { rawBody: 'text=hello', contentType: 'application/x-www-form-urlencoded' });
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.error.code).toBe('unsupported_content_type');
+    const oversized = await h.call('/v1/detect', { operationId: newOperationId(), text: 'x'.repeat(25_000) });
+    expect(oversized.status).toBe(413);
+    expect(oversized.body.error.code).toBe('body_too_large');
+  });
+
+  it('sent nothing upstream for any of it', async () => {
+    expect(await h.control.received()).toEqual([]);
+  });
+
+  it('unknown endpoints say where the API is described', async () => {
+    const response = await h.call('/v2/detect', { text: 'x' });
+    expect(response.status).toBe(404);
+    expect(response.body.error.message).toMatch(/openapi\.json/);
+  });
+});
+
+describe('members', () => {
+  it('refuses missing, malformed, unknown and revoked tokens', async () => {
+    const missing = await h.call('/v1/usage', undefined, { token: null });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    expect(missing.body.error.message).toMatch(/Authorization: Bearer/);
+    expect((await h.call('/v1/usage', undefined, { token: 'not-a-token' })).status).toBe(401);
+    expect((await h.call('/v1/usage', undefined, { token: `rl_${'A'.repeat(43)}` })).status).toBe(401);
+
+    const token = await h.addMember('short-lived');
+    expect((await h.call('/v1/usage', undefined, { token })).status).toBe(200);
+    expect(await h.bff.ledger.revokeMember('short-lived')).toBe(true);
+    const revoked = await h.call('/v1/usage', undefined, { token });
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error.message).toMatch(/revoked/);
+  });
+
+  it('stores tokens only as hashes', async () => {
+    const members = await h.bff.ledger.listMembers();
+    expect(JSON.stringify(members)).not.toContain(h.token);
+    expect(members.find((member) => member.name === 'tester')?.tokenPrefix).toBe(`${h.token.slice(0, 7)}…`);
+    expect(h.token).toMatch(/^rl_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('rate-limits each member on their own', async () => {
+    const limited = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '3', BFF_MEMBER_RATE_WINDOW_SECONDS: '60' } });
+    try {
+      for (let i = 0; i < 3; i++) expect((await limited.call('/v1/usage')).status).toBe(200);
+      const refused = await limited.call('/v1/usage');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const other = await limited.addMember('other');
+      expect((await limited.call('/v1/usage', undefined, { token: other })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('enforces a word budget before forwarding, and reports usage', async () => {
+    const budget = countWords(MIXED_TEXT) + 5;
+    const token = await h.addMember('budgeted', { detector: budget });
+    const before = (await h.control.received()).length;
+    expect((await h.call('/v1/detect', { operationId: newOperationId(), text: MIXED_TEXT }, { token })).status).toBe(200);
+    const refused = await h.call('/v1/detect', { operationId: newOperationId(), text: MIXED_TEXT }, { token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'member_budget_exceeded', remainingWords: 5, requiredWords: countWords(MIXED_TEXT), product: 'detector' });
+    expect((await h.control.received()).length).toBe(before + 1);
+
+    const usage = BffUsageResponse.parse((await h.call('/v1/usage', undefined, { token })).body);
+    expect(usage).toMatchObject({
+      mode: 'upstream',
+      member: { name: 'budgeted' },
+      products: { detector: { wordsCharged: countWords(MIXED_TEXT), budget, remaining: 5 }, humanizer: { wordsCharged: 0 } },
+    });
+  });
+
+  it('tells the word cost of a text before sending it', async () => {
+    const cost = BffCostResponse.parse((await h.call('/v1/cost', { text: 'one two\u00a0three 😀' })).body);
+    expect(cost).toEqual({ words: 4, characters: 15, parts: 1 });
+  });
+});
+
+describe('CORS', () => {
+  it('allows the configured extension origins exactly', async () => {
+    for (const origin of [EXTENSION_ORIGIN, FIREFOX_ORIGIN]) {
+      const response = await h.call('/v1/usage', undefined, { origin });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+    const preflight = await h.call('/v1/detect', undefined, { origin: EXTENSION_ORIGIN, method: 'OPTIONS', token: null });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+  });
+
+  it.each([
+    'https://evil.example',
+    `${EXTENSION_ORIGIN}x`,
+    'chrome-extension://abcdefghijklmnopabcdefghijklmno',
+    'null',
+    EXTENSION_ORIGIN.toUpperCase(),
+  ])('refuses %s, with no wildcard or prefix match', async (origin) => {
+    const response = await h.call('/v1/usage', undefined, { origin });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('origin_not_allowed');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await h.call('/v1/detect', undefined, { origin, method: 'OPTIONS', token: null });
+    expect(preflight.status).toBe(403);
+  });
+});
+
+describe('operations endpoints', () => {
+  it('serve health, readiness, metrics and the OpenAPI document', async () => {
+    expect((await h.call('/healthz', undefined, { token: null })).body).toEqual({ status: 'ok' });
+    expect((await h.call('/readyz', undefined, { token: null })).body).toEqual({ status: 'ready', mode: 'upstream' });
+    const metrics = await h.call('/metrics', undefined, { token: null });
+    expect(metrics.raw).toContain('bff_http_requests_total');
+    expect(metrics.raw).toContain('bff_upstream_request_duration_seconds');
+    const openapi = (await h.call('/openapi.json', undefined, { token: null })).body;
+    expect(openapi.openapi).toBe('3.1.0');
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/v1/detect', '/v1/humanize', '/v1/plagiarism', '/v1/usage', '/v1/cost']));
+    expect(openapi.components.schemas.DetectRequest.properties.version.enum).toEqual(['v1', 'v2', 'v3']);
+    expect(openapi.components.schemas.Error.properties.error.properties.code.enum).toContain('quota_exceeded');
+  });
+});

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '@redline/bff/config';
+import { createMember } from '@redline/bff/members';
+import { startBff, type RunningBff } from '@redline/bff/server';
+import type { Budgets } from '@redline/bff/storage/ledger';
+import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
+import { upstreamControl } from '../upstream/client.ts';
+import type { UpstreamDoubleOptions } from '../upstream/app.ts';
+
+/** Collects everything the BFF logs, to assert on what never appears there. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    callback();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+/** Fast retry settings for tests: the same logic, shorter waits. */
+export const FAST_RETRIES = {
+  BFF_BACKOFF_BASE_MS: '20',
+  BFF_BACKOFF_CAP_MS: '200',
+  BFF_REQUEST_DEADLINE_MS: '15000',
+  BFF_ATTEMPT_TIMEOUT_MS: '5000',
+  BFF_MAX_ATTEMPTS: '8',
+};
+
+export interface Harness {
+  bff: RunningBff;
+  double: RunningUpstreamDouble | undefined;
+  control: ReturnType<typeof upstreamControl>;
+  logs: LogCapture;
+  token: string;
+  dataDir: string;
+  env: Record<string, string>;
+  addMember(name: string, budgets?: Budgets): Promise<string>;
+  call(pathname: string, body?: unknown, options?: RequestOptions): Promise<BffResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  origin?: string;
+  contentType?: string;
+  rawBody?: string;
+  method?: string;
+}
+
+export interface BffResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  raw: string;
+}
+
+export async function request(baseUrl: string, pathname: string, body: unknown, token: string | null | undefined, options: RequestOptions = {}): Promise<BffResponse> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.origin) headers.origin = options.origin;
+  const hasBody = body !== undefined || options.rawBody !== undefined;
+  if (hasBody) headers['content-type'] = options.contentType ?? 'application/json';
+  const response = await fetch(baseUrl + pathname, {
+    method: options.method ?? (hasBody ? 'POST' : 'GET'),
+    headers,
+    body: options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  const raw = await response.text();
+  let parsed: unknown = raw;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    // keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed, raw };
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  /** Run the BFF without an upstream (offline mode). */
+  offline?: boolean;
+  upstream?: UpstreamDoubleOptions;
+  apiKey?: string;
+}
+
+export const UPSTREAM_KEY = 'demo-key-primary';
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const double = options.offline ? undefined : await startUpstreamDouble({ testMode: true, ...options.upstream });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'redline-bff-'));
+  const env: Record<string, string> = {
+    BFF_PORT: '0',
+    BFF_DATA_DIR: dataDir,
+    BFF_LOG_LEVEL: 'info',
+    ...FAST_RETRIES,
+    ...(double ? { UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: options.apiKey ?? UPSTREAM_KEY } : {}),
+    ...options.env,
+  };
+  const logs = new LogCapture();
+  const bff = await startBff(loadConfig(env), { logDestination: logs });
+  const addMember = async (name: string, budgets: Budgets = {}) => (await createMember(bff.ledger, name, budgets)).token;
+  const token = await addMember('tester');
+  return {
+    bff,
+    double,
+    control: upstreamControl(double?.url ?? 'http://127.0.0.1:9'),
+    logs,
+    token,
+    dataDir,
+    env,
+    addMember,
+    call: (pathname, body, requestOptions = {}) =>
+      request(bff.url, pathname, body, requestOptions.token === undefined ? token : requestOptions.token, requestOptions),
+    async close() {
+      await bff.stop();
+      await double?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+export const newOperationId = () => `op-${process.pid}-${Date.now()}-${counter++}`;
