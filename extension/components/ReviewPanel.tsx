@@ -1,0 +1,134 @@
+import { browser } from 'wxt/browser';
+import type { BffDetectResponse, BffHumanizeResponse, BffPlagiarismResponse } from '@redline/shared';
+import type { ContentCommand, ProductName } from '../lib/messages.ts';
+import type { TabCheck } from '../lib/tab-state.ts';
+import { Elapsed } from './Elapsed.tsx';
+import { useReviewedTab, useTabState } from './useTabState.ts';
+
+const send = (tabId: number, command: ContentCommand) => browser.tabs.sendMessage(tabId, command).catch(() => undefined);
+
+function Status({ check, label }: { check: TabCheck; label: string }) {
+  if (check.status === 'checking') {
+    return (
+      <p aria-live="polite">
+        {label}: {check.words.toLocaleString()} words… <Elapsed since={check.startedAt} />
+      </p>
+    );
+  }
+  if (check.status === 'error') return <p class="error" role="alert">{check.error?.message}</p>;
+  return null;
+}
+
+function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
+  const response = check.response as BffDetectResponse | undefined;
+  const details = response?.result.data.details;
+  const flagged = (details?.chunks ?? []).map((chunk, index) => ({ chunk, index })).filter(({ chunk }) => chunk.type === 'AI');
+  return (
+    <section aria-labelledby="ai-heading">
+      <h2 id="ai-heading">AI writing</h2>
+      <Status check={check} label="Checking" />
+      {details && (
+        <>
+          <p>
+            <span class="figure" data-testid="ai-percentage">{details.ai_percentage}%</span> of the characters are in sentences labelled AI.
+          </p>
+          <p class="muted">
+            This is the share of characters inside AI-labelled sentences, not an average of the sentence scores. Results are probabilistic
+            review signals, not proof of authorship.
+            {response.source === 'offline' && ' Checked by the BFF’s built-in analyzer (offline mode).'}
+          </p>
+          <h2>{flagged.length === 0 ? 'No sentence is labelled AI.' : `Sentences labelled AI (${flagged.length})`}</h2>
+          <ol class="items" data-testid="flagged-sentences">
+            {flagged.map(({ chunk, index }) => (
+              <li key={index}>
+                <button type="button" onClick={() => void send(tabId, { type: 'reveal', index })} title="Show in the page">
+                  <span class="score">{chunk.score.toFixed(2)}</span>
+                  {chunk.text}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      <button type="button" onClick={() => void send(tabId, { type: 'run', product: 'detector' })}>
+        Re-check
+      </button>
+    </section>
+  );
+}
+
+function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
+  const response = check.response as BffPlagiarismResponse | undefined;
+  const result = response?.result.result;
+  const matches = (result?.results ?? []).map((match, index) => ({ match, index })).filter(({ match }) => match.is_plagiarised);
+  return (
+    <section aria-labelledby="sources-heading">
+      <h2 id="sources-heading">Sources</h2>
+      <Status check={check} label="Checking sources" />
+      {result && (
+        <>
+          <p>
+            <span class="figure" data-testid="plagiarism-score">{result.plagiarism_score}%</span> of the characters are in sentences with a similar
+            source.
+          </p>
+          <p class="muted">No match is not proof of originality: the check is not exhaustive. Each match needs human review.</p>
+          <ol class="items" data-testid="source-matches">
+            {matches.map(({ match, index }) => (
+              <li key={index} class="source">
+                <button type="button" onClick={() => void send(tabId, { type: 'reveal', index })}>
+                  {match.sentence}
+                </button>
+                <p class="muted">
+                  {Math.round(match.similarity * 100)}% similar to “{match.web_sentence}”
+                </p>
+                <a href={match.link} target="_blank" rel="noopener noreferrer">
+                  {match.link}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Rewrite({ check }: { check: TabCheck }) {
+  const response = check.response as BffHumanizeResponse | undefined;
+  return (
+    <section aria-labelledby="rewrite-heading">
+      <h2 id="rewrite-heading">Rewrite</h2>
+      <Status check={check} label="Humanizing" />
+      {response && (
+        <>
+          <p class="muted">Model {response.result.model_used}. Review meaning, facts, names, links, tone and required terms before using it.</p>
+          <p data-testid="rewrite-text">{response.result.humanized_text}</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ReviewPanel() {
+  const tabId = useReviewedTab();
+  const state = useTabState(tabId);
+  const checks = state?.checks ?? {};
+  const has = (product: ProductName) => checks[product] !== undefined;
+  return (
+    <main>
+      <h1>Review</h1>
+      {tabId === undefined || !state || !(has('detector') || has('plagiarism') || has('humanizer')) ? (
+        <p class="muted">
+          Select text or click into an editor, then use “Check for AI writing” (Alt+Shift+A), “Check sources” (Alt+Shift+S) or “Humanize”
+          (Alt+Shift+H) from the context menu or keyboard.
+        </p>
+      ) : (
+        <>
+          {checks.detector && <Detection tabId={tabId} check={checks.detector} />}
+          {checks.plagiarism && <Sources tabId={tabId} check={checks.plagiarism} />}
+          {checks.humanizer && <Rewrite check={checks.humanizer} />}
+        </>
+      )}
+    </main>
+  );
+}

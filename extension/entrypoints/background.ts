@@ -1,0 +1,88 @@
+import { browser, type Browser } from 'wxt/browser';
+import { runCheck } from '../lib/bff-client.ts';
+import { ContentCommand, ToBackground, isOwnSender, type CheckReply, type ProductName } from '../lib/messages.ts';
+import { getSettings, tokenItem } from '../lib/settings.ts';
+import { clearTabState, setTabCheck } from '../lib/tab-state.ts';
+
+const MENU: Record<string, { product: ProductName; title: string }> = {
+  'check-ai': { product: 'detector', title: 'Check for AI writing' },
+  humanize: { product: 'humanizer', title: 'Humanize' },
+  'check-sources': { product: 'plagiarism', title: 'Check sources' },
+};
+
+async function sendToTab(tabId: number, command: ContentCommand): Promise<void> {
+  try {
+    await browser.tabs.sendMessage(tabId, command);
+  } catch {
+    // No content script in this tab (a browser page, or the store): nothing to do there.
+  }
+}
+
+/** Starts a check in a tab: the content script captures the text and asks back with `check`. */
+async function runInTab(tabId: number, product: ProductName): Promise<void> {
+  await sendToTab(tabId, { type: 'run', product });
+}
+
+async function handleCheck(message: ToBackground & { type: 'check' }, tab: Browser.tabs.Tab): Promise<CheckReply> {
+  const tabId = tab.id!;
+  const url = tab.url ?? '';
+  const started = { product: message.product, operationId: message.operationId, words: message.words, startedAt: Date.now(), text: message.text };
+  await setTabCheck(tabId, url, { ...started, status: 'checking' });
+  const [settings, token] = await Promise.all([getSettings(), tokenItem.getValue()]);
+  const result = await runCheck({ url: settings.bffUrl, token }, message);
+  const finishedAt = Date.now();
+  if (result.ok) {
+    await setTabCheck(tabId, url, { ...started, status: 'done', finishedAt, response: result.value });
+    return { ok: true, response: result.value };
+  }
+  await setTabCheck(tabId, url, { ...started, status: 'error', finishedAt, error: result.error });
+  return { ok: false, error: result.error };
+}
+
+export default defineBackground(() => {
+  browser.runtime.onInstalled.addListener(() => {
+    void browser.contextMenus.removeAll().then(() => {
+      for (const [id, { title }] of Object.entries(MENU)) {
+        browser.contextMenus.create({ id, title, contexts: ['selection', 'editable', 'page'] });
+      }
+    });
+  });
+
+  browser.contextMenus.onClicked.addListener((info, tab) => {
+    const entry = MENU[String(info.menuItemId)];
+    if (entry && tab?.id !== undefined) void runInTab(tab.id, entry.product);
+  });
+
+  browser.commands.onCommand.addListener((command, tab) => {
+    const entry = MENU[command];
+    if (!entry) return;
+    const withTab = tab?.id !== undefined ? Promise.resolve(tab) : browser.tabs.query({ active: true, currentWindow: true }).then(([active]) => active);
+    void withTab.then((target) => {
+      if (target?.id !== undefined) void runInTab(target.id, entry.product);
+    });
+  });
+
+  browser.tabs.onRemoved.addListener((tabId) => void clearTabState(tabId));
+
+  if (browser.sidePanel) {
+    void browser.sidePanel.setPanelBehavior?.({ openPanelOnActionClick: false }).catch(() => {});
+  }
+
+  browser.runtime.onMessage.addListener((raw, sender) => {
+    if (!isOwnSender(sender, browser.runtime.id)) return undefined;
+    const parsed = ToBackground.safeParse(raw);
+    if (!parsed.success) return undefined;
+    const message = parsed.data;
+    if (message.type === 'check') {
+      if (!sender.tab?.id) return Promise.resolve<CheckReply>({ ok: false, error: { code: 'invalid_request', message: 'Checks come from a page.' } });
+      return handleCheck(message, sender.tab);
+    }
+    if (message.type === 'open-panel' && sender.tab?.id !== undefined) {
+      return browser.sidePanel?.open({ tabId: sender.tab.id }).catch(() => undefined);
+    }
+    return undefined;
+  });
+
+  // Lets end-to-end tests press a command without a keyboard shortcut: the same code path.
+  (globalThis as { redlineRunInTab?: typeof runInTab }).redlineRunInTab = runInTab;
+});

@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import '../../assets/ui.css';
+import { Popup } from '../../components/Popup.tsx';
+
+render(<Popup />, document.getElementById('app')!);

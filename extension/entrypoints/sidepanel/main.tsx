@@ -1,0 +1,5 @@
+import { render } from 'preact';
+import '../../assets/ui.css';
+import { ReviewPanel } from '../../components/ReviewPanel.tsx';
+
+render(<ReviewPanel />, document.getElementById('app')!);

@@ -1,0 +1,67 @@
+import {
+  BFF_PATHS,
+  BffDetectResponse,
+  BffErrorBody,
+  BffHumanizeResponse,
+  BffPlagiarismResponse,
+  BffUsageResponse,
+  type Product,
+} from '@redline/shared';
+import type { CheckError, CheckRequest } from './messages.ts';
+
+/** Talks to the BFF. Runs only in the background and extension pages, never in a content script. */
+
+export type BffResult<T> = { ok: true; value: T } | { ok: false; error: CheckError };
+
+const RESPONSE_SCHEMAS = {
+  detector: BffDetectResponse,
+  humanizer: BffHumanizeResponse,
+  plagiarism: BffPlagiarismResponse,
+} as const satisfies Record<Product, unknown>;
+
+export interface BffConnection {
+  url: string;
+  token: string;
+}
+
+async function call(connection: BffConnection, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<BffResult<unknown>> {
+  if (!connection.token) {
+    return { ok: false, error: { code: 'not_configured', message: 'Set the BFF address and your member token on the options page.' } };
+  }
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, connection.url), {
+      ...init,
+      headers: { authorization: `Bearer ${connection.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      signal: AbortSignal.timeout(init.timeoutMs ?? 200_000),
+    });
+  } catch {
+    return { ok: false, error: { code: 'bff_unreachable', message: `Can't reach the BFF at ${connection.url}. Is it running, and is the address on the options page right?` } };
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (response.ok) return { ok: true, value: body };
+  const parsed = BffErrorBody.safeParse(body);
+  if (parsed.success) return { ok: false, error: { ...parsed.data.error, status: response.status } };
+  return { ok: false, error: { code: 'bff_unreachable', status: response.status, message: `The BFF at ${connection.url} answered HTTP ${response.status} without an explanation. Is the address right?` } };
+}
+
+export async function runCheck(connection: BffConnection, request: CheckRequest): Promise<BffResult<unknown>> {
+  const body =
+    request.product === 'detector'
+      ? { operationId: request.operationId, text: request.text, version: request.version }
+      : request.product === 'humanizer'
+        ? { operationId: request.operationId, text: request.text, model: request.model }
+        : { operationId: request.operationId, text: request.text };
+  const result = await call(connection, BFF_PATHS[request.product], { method: 'POST', body: JSON.stringify(body) });
+  if (!result.ok) return result;
+  const parsed = RESPONSE_SCHEMAS[request.product].safeParse(result.value);
+  if (!parsed.success) return { ok: false, error: { code: 'upstream_invalid_response', message: 'The BFF answered in an unexpected form. Is the BFF up to date?' } };
+  return { ok: true, value: parsed.data };
+}
+
+export async function getUsage(connection: BffConnection): Promise<BffResult<BffUsageResponse>> {
+  const result = await call(connection, BFF_PATHS.usage, { timeoutMs: 10_000 });
+  if (!result.ok) return result;
+  const parsed = BffUsageResponse.safeParse(result.value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: { code: 'bff_unreachable', message: 'That address does not answer like a Redline BFF.' } };
+}

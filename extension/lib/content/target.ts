@@ -1,0 +1,92 @@
+import { DomText } from './dom-text.ts';
+
+/** Where a check's text comes from, and how to point back into it. */
+export interface Target {
+  kind: 'field' | 'editor' | 'selection';
+  /** The field, the editor root, or the element around the selection. */
+  element: HTMLElement;
+  readText(): string;
+  /** Calls back when the text may have changed; returns the unsubscribe function. */
+  observe(onChange: () => void): () => void;
+}
+
+export interface FieldTarget extends Target {
+  kind: 'field';
+  element: HTMLTextAreaElement | HTMLInputElement;
+}
+
+export interface DomTarget extends Target {
+  kind: 'editor' | 'selection';
+  /** A fresh text model of the target. */
+  model(): DomText;
+}
+
+const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', '']);
+
+/** Password, hidden, read-only and disabled fields are never read. */
+export function isCheckableField(element: Element | null): element is HTMLTextAreaElement | HTMLInputElement {
+  if (element instanceof HTMLTextAreaElement) return !element.readOnly && !element.disabled && isVisible(element);
+  if (element instanceof HTMLInputElement) {
+    return TEXT_INPUT_TYPES.has(element.getAttribute('type')?.toLowerCase() ?? '') && !element.readOnly && !element.disabled && isVisible(element);
+  }
+  return false;
+}
+
+function isVisible(element: HTMLElement): boolean {
+  return element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden';
+}
+
+/** The outermost editable ancestor of a node (the editor root), unless it is read-only. */
+export function editingHost(node: Node | null): HTMLElement | undefined {
+  let element = node instanceof HTMLElement ? node : node?.parentElement ?? null;
+  if (!element?.isContentEditable) return undefined;
+  while (element.parentElement?.isContentEditable) element = element.parentElement;
+  if (element.getAttribute('aria-readonly') === 'true' || element.getAttribute('aria-disabled') === 'true') return undefined;
+  return element;
+}
+
+function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): FieldTarget {
+  return {
+    kind: 'field',
+    element: field,
+    readText: () => field.value,
+    observe(onChange) {
+      field.addEventListener('input', onChange);
+      return () => field.removeEventListener('input', onChange);
+    },
+  };
+}
+
+function domTarget(kind: 'editor' | 'selection', root: HTMLElement, bounds?: Range): DomTarget {
+  return {
+    kind,
+    element: root,
+    model: () => new DomText(root, bounds),
+    readText: () => new DomText(root, bounds).text,
+    observe(onChange) {
+      const observer = new MutationObserver(onChange);
+      observer.observe(root, { subtree: true, childList: true, characterData: true });
+      return () => observer.disconnect();
+    },
+  };
+}
+
+/**
+ * The text the user means: the focused field; else a selection (inside an editor or on the
+ * page); else the focused editor. Undefined when there is none.
+ */
+export function findTarget(doc: Document = document): Target | undefined {
+  const active = doc.activeElement;
+  if (isCheckableField(active)) return fieldTarget(active);
+  if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return undefined; // skipped kinds
+
+  const selection = doc.getSelection();
+  if (selection && !selection.isCollapsed && selection.rangeCount > 0 && selection.toString().trim()) {
+    const range = selection.getRangeAt(0).cloneRange();
+    const container = range.commonAncestorContainer;
+    const root = container instanceof HTMLElement ? container : container.parentElement!;
+    return domTarget('selection', root, range);
+  }
+  const host = editingHost(active);
+  return host ? domTarget('editor', host) : undefined;
+}

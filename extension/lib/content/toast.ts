@@ -1,0 +1,69 @@
+import { UI_CSS } from './styles.ts';
+
+export interface ToastAction {
+  label: string;
+  primary?: boolean;
+  run: () => void;
+}
+
+/** Status, progress, confirmations and errors, bottom right, in a shadow root. */
+export class Toast {
+  readonly #host = document.createElement('redline-toast');
+  readonly #box = document.createElement('div');
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor() {
+    const shadow = this.#host.attachShadow({ mode: 'open' });
+    const style = document.createElement('style');
+    style.textContent = UI_CSS;
+    this.#box.className = 'toast';
+    this.#box.setAttribute('role', 'status');
+    this.#box.setAttribute('aria-live', 'polite');
+    shadow.append(style, this.#box);
+  }
+
+  show(message: string, options: { note?: string; error?: boolean; actions?: ToastAction[]; tick?: (seconds: number) => string | undefined } = {}): void {
+    this.#stopTimer();
+    if (!this.#host.isConnected) document.documentElement.append(this.#host);
+    const render = (text: string) => {
+      const line = document.createElement('div');
+      line.className = options.error ? 'error message' : 'message';
+      line.textContent = text;
+      const children: Node[] = [line];
+      if (options.note) {
+        const note = document.createElement('div');
+        note.className = 'note';
+        note.textContent = options.note;
+        children.push(note);
+      }
+      for (const action of options.actions ?? []) {
+        const button = document.createElement('button');
+        button.textContent = action.label;
+        if (action.primary) button.className = 'primary';
+        button.addEventListener('click', () => action.run());
+        children.push(button);
+      }
+      this.#box.replaceChildren(...children);
+    };
+    render(message);
+    if (options.tick) {
+      // Only while something is in progress or counting down; never while idle.
+      const started = Date.now();
+      this.#timer = setInterval(() => {
+        const next = options.tick!(Math.floor((Date.now() - started) / 1000));
+        if (next === undefined) this.#stopTimer();
+        else render(next);
+      }, 1000);
+    }
+  }
+
+  hide(): void {
+    this.#stopTimer();
+    this.#host.remove();
+  }
+
+  #stopTimer(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}

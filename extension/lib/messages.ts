@@ -1,0 +1,54 @@
+import * as z from 'zod/mini';
+
+/**
+ * Messages between the content script, the background and the extension pages. Every
+ * receiver parses what it gets with these schemas and checks the sender (see isOwnSender).
+ * zod/mini keeps the content script small.
+ */
+
+export const PRODUCT = z.enum(['detector', 'humanizer', 'plagiarism']);
+export type ProductName = z.infer<typeof PRODUCT>;
+
+/** Content → background: run one BFF operation for this tab. */
+export const CheckRequest = z.object({
+  type: z.literal('check'),
+  product: PRODUCT,
+  operationId: z.string().check(z.minLength(8), z.maxLength(128)),
+  text: z.string(),
+  words: z.number(),
+  version: z.optional(z.enum(['v1', 'v2', 'v3'])),
+  model: z.optional(z.enum(['cognia', 'lexi', 'cognia_v2', 'huma_v2'])),
+});
+export type CheckRequest = z.infer<typeof CheckRequest>;
+
+/** Background → content (and extension pages → content). */
+export const ContentCommand = z.union([
+  z.object({ type: z.literal('run'), product: PRODUCT }),
+  z.object({ type: z.literal('reveal'), index: z.number() }),
+  z.object({ type: z.literal('ping') }),
+]);
+export type ContentCommand = z.infer<typeof ContentCommand>;
+
+export const ToBackground = z.union([CheckRequest, z.object({ type: z.literal('open-panel') })]);
+export type ToBackground = z.infer<typeof ToBackground>;
+
+/** An error the UI shows: a BFF error code, or `bff_unreachable` / `not_configured` from the extension. */
+export interface CheckError {
+  code: string;
+  message: string;
+  status?: number;
+  retryAfterSeconds?: number;
+  remainingWords?: number;
+  requiredWords?: number;
+}
+
+export type CheckReply = { ok: true; response: unknown } | { ok: false; error: CheckError };
+
+interface SenderLike {
+  id?: string;
+}
+
+/** True for messages from this extension (its pages, background or content scripts). */
+export function isOwnSender(sender: SenderLike, runtimeId: string): boolean {
+  return sender.id === runtimeId;
+}

@@ -1,0 +1,43 @@
+import { storage } from '#imports';
+import type { DetectorVersion, HumanizerModel } from '@redline/shared';
+
+export interface Settings {
+  /** The BFF's base URL, e.g. http://127.0.0.1:8787. */
+  bffUrl: string;
+  defaultVersion: DetectorVersion;
+  defaultModel: HumanizerModel;
+  /** Ask before sending a text longer than this many words. */
+  confirmAboveWords: number;
+  /** Hostnames where the extension stays off. */
+  disabledSites: string[];
+  /** Terms a rewrite must keep (issue: review aids). */
+  keepTerms: string[];
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  bffUrl: 'http://127.0.0.1:8787',
+  defaultVersion: 'v3',
+  defaultModel: 'cognia',
+  confirmAboveWords: 2000,
+  disabledSites: [],
+  keepTerms: [],
+};
+
+export const settingsItem = storage.defineItem<Settings>('local:settings', { fallback: DEFAULT_SETTINGS });
+
+/** The member token: set on the options page, read only by the background. */
+export const tokenItem = storage.defineItem<string>('local:memberToken', { fallback: '' });
+
+export async function getSettings(): Promise<Settings> {
+  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()) };
+}
+
+export async function updateSettings(patch: Partial<Settings>): Promise<Settings> {
+  const next = { ...(await getSettings()), ...patch };
+  await settingsItem.setValue(next);
+  return next;
+}
+
+export function isSiteDisabled(settings: Settings, hostname: string): boolean {
+  return settings.disabledSites.includes(hostname);
+}

@@ -1,0 +1,44 @@
+import { storage } from '#imports';
+import type { CheckError, ProductName } from './messages.ts';
+
+/** The latest check of one product in one tab: what the side panel and popup show. */
+export interface TabCheck {
+  product: ProductName;
+  status: 'checking' | 'done' | 'error';
+  operationId: string;
+  words: number;
+  startedAt: number;
+  finishedAt?: number;
+  /** The text as it was sent; results index into it. */
+  text: string;
+  response?: unknown;
+  error?: CheckError;
+}
+
+export interface TabState {
+  url: string;
+  checks: Partial<Record<ProductName, TabCheck>>;
+}
+
+// Session storage: kept across service-worker restarts, gone when the browser closes.
+const keyOf = (tabId: number) => `session:tab-${tabId}` as const;
+
+export async function getTabState(tabId: number): Promise<TabState | null> {
+  return storage.getItem<TabState>(keyOf(tabId));
+}
+
+export async function setTabCheck(tabId: number, url: string, check: TabCheck): Promise<void> {
+  const state = (await getTabState(tabId)) ?? { url, checks: {} };
+  if (state.url !== url) state.checks = {};
+  state.url = url;
+  state.checks[check.product] = check;
+  await storage.setItem(keyOf(tabId), state);
+}
+
+export async function clearTabState(tabId: number): Promise<void> {
+  await storage.removeItem(keyOf(tabId));
+}
+
+export function watchTabState(tabId: number, callback: (state: TabState | null) => void): () => void {
+  return storage.watch<TabState>(keyOf(tabId), (state) => callback(state));
+}
