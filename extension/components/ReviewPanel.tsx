@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import type { BffDetectResponse, BffHumanizeResponse, BffPlagiarismResponse } from '@redline/shared';
 import type { ContentCommand, ProductName } from '../lib/messages.ts';
+import { formatScore } from '../lib/format.ts';
 import type { TabCheck } from '../lib/tab-state.ts';
 import { Elapsed } from './Elapsed.tsx';
 import { useReviewedTab, useTabState } from './useTabState.ts';
@@ -42,7 +43,7 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
             {flagged.map(({ chunk, index }) => (
               <li key={index}>
                 <button type="button" onClick={() => void send(tabId, { type: 'reveal', index })} title="Show in the page">
-                  <span class="score">{chunk.score.toFixed(2)}</span>
+                  <span class="score">{formatScore(chunk.score)}</span>
                   {chunk.text}
                 </button>
               </li>

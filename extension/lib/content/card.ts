@@ -14,7 +14,7 @@ export class Card {
   #shown: HighlightSpan | undefined;
 
   constructor() {
-    const shadow = this.#host.attachShadow({ mode: 'closed' });
+    const shadow = this.#host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
     style.textContent = UI_CSS;
     this.#card.className = 'card';

@@ -126,7 +126,7 @@ export class FieldHighlighter implements Highlighter {
   #frame = 0;
 
   constructor(private readonly target: FieldTarget) {
-    const shadow = this.#host.attachShadow({ mode: 'closed' });
+    const shadow = this.#host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
     style.textContent = `${UI_CSS}
       .mirror { position: fixed; overflow: hidden; color: transparent; pointer-events: none; z-index: 2147483646;

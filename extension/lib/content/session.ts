@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { countWords } from '@redline/shared/text';
 import type { CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
+import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
 import { Card } from './card.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
@@ -154,7 +155,7 @@ export class PageSession {
     if (span.kind === 'ai') {
       this.#card.show(span, rect, {
         title: 'Labelled AI by the detector',
-        detail: `Score ${span.score.toFixed(2)}: the detector's confidence for this sentence (above 0.5 is labelled AI).`,
+        detail: `Score ${formatScore(span.score)}: the detector's confidence for this sentence (above 0.5 is labelled AI).`,
         note: PROBABILISTIC_NOTE,
       });
     } else {

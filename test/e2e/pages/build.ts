@@ -1,0 +1,40 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/** Bundles the end-to-end test pages: each real editor library from npm on its own page. */
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const PAGES_DIR = path.join(here, '..', '.pages');
+
+const PAGES: Record<string, string> = {
+  plain: `<h1>Plain fields</h1>
+    <label>Draft <textarea id="field" rows="6" cols="70" style="font: 16px/1.5 serif; padding: 8px;"></textarea></label>
+    <label>Password <input id="password" type="password" value="hunter2 is my password"></label>
+    <label>Read-only <input id="readonly" type="text" readonly value="Moreover, it is important to note this."></label>
+    <div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px; margin-top: 12px;"></div>
+    <div id="scroller" style="height: 120px; overflow: auto; margin-top: 12px;"><div style="height: 600px"></div></div>`,
+  tiptap: '<h1>Tiptap</h1><div id="editor"></div>',
+  codemirror: '<h1>CodeMirror 6</h1><div id="editor"></div>',
+  quill: '<h1>Quill</h1><div id="editor"></div>',
+  lexical: '<h1>Lexical</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+};
+
+export async function buildPages(): Promise<void> {
+  mkdirSync(PAGES_DIR, { recursive: true });
+  await build({
+    entryPoints: Object.keys(PAGES).map((name) => path.join(here, `${name}.ts`)),
+    outdir: PAGES_DIR,
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    logLevel: 'warning',
+    loader: { '.css': 'empty' },
+  });
+  for (const [name, body] of Object.entries(PAGES)) {
+    writeFileSync(
+      path.join(PAGES_DIR, `${name}.html`),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body style="font: 16px system-ui; max-width: 760px; margin: 24px auto;">${body}<script type="module" src="./${name}.js"></script></body></html>`,
+    );
+  }
+}
