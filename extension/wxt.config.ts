@@ -6,7 +6,15 @@ export default defineConfig({
   outDir: '.output',
   vite: () => ({
     plugins: [preact()],
-    build: { sourcemap: false },
+    build: {
+      sourcemap: false,
+      rollupOptions: {
+        // zod ships comments Rollup cannot place; they are only dropped, harmlessly.
+        onwarn(warning, warn) {
+          if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
+        },
+      },
+    },
   }),
   manifest: ({ browser }) => ({
     name: 'Redline',

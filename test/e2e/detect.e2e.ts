@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.ts';
-import { cardText, highlightedTexts, overlayMarks, toastText, waitForToast } from './page-probes.ts';
+import { cardText, highlightedTexts, overlayMarks, overlayText, toastText, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
 
 test('textarea: marks exactly the AI-labelled sentences in a mirror, leaving the field untouched', async ({ page, stack }) => {
@@ -43,12 +43,14 @@ test('textarea: typing before a highlight moves it; editing inside one drops it'
 
   await field.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(0, 0));
   await page.keyboard.type('Note: ');
-  await expect.poll(() => overlayMarks(page)).toEqual(AI_SENTENCES);
+  await expect.poll(() => overlayText(page)).toBe(await field.inputValue());
+  expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
 
   const secondStart = (await field.inputValue()).indexOf('Moreover');
   await field.evaluate((element: HTMLTextAreaElement, at) => element.setSelectionRange(at + 10, at + 10), secondStart);
   await page.keyboard.type('XYZ');
   await expect.poll(() => overlayMarks(page)).toEqual([AI_SENTENCES[0]]);
+  expect(await overlayText(page)).toBe(await field.inputValue());
 });
 
 test('contenteditable: CSS highlights cover exactly the AI sentences; the DOM is unchanged', async ({ page, stack }) => {

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { test as base, chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
 import { PAGES_DIR } from './pages/build.ts';
 
+// `chrome` exists only inside the extension's service worker, where these callbacks run.
+declare const chrome: any;
+
 const EXTENSION_DIR = path.resolve('extension/.output/chrome-mv3');
 
 export interface Stack {

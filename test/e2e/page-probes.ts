@@ -35,3 +35,8 @@ export async function waitForToast(page: Page, pattern: RegExp): Promise<string>
   }
   throw new Error(`toast never matched ${pattern}; last: "${text}"`);
 }
+
+/** The mirror's text without the zero-width space that holds a trailing line open. */
+export function overlayText(page: Page): Promise<string> {
+  return page.evaluate(() => (document.querySelector('redline-overlay')?.shadowRoot?.querySelector('.mirror')?.textContent ?? '').replace(/\u200b$/, ''));
+}

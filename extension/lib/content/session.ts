@@ -31,7 +31,8 @@ export class PageSession {
   /** Operation ids by what was asked, so a retry of the same check is never charged twice. */
   readonly #operationIds = new Map<string, string>();
   #drawn: DrawnCheck | undefined;
-  #frame = 0;
+  /** Pending animation frames, one per kind of work, so one never cancels the other. */
+  readonly #frames = { resync: 0, card: 0 };
   #pointer = { x: 0, y: 0 };
 
   async run(product: ProductName): Promise<void> {
@@ -113,7 +114,7 @@ export class PageSession {
     const highlighter =
       check.target.kind === 'field' ? new FieldHighlighter(check.target as never) : new DomHighlighter(check.target as never);
     const drawn: DrawnCheck = { ...check, highlighter, unobserve: () => {} };
-    drawn.unobserve = check.target.observe(() => this.#schedule(() => this.#resync()));
+    drawn.unobserve = check.target.observe(() => this.#schedule('resync', () => this.#resync()));
     this.#drawn = drawn;
     highlighter.draw(drawn.spans);
     document.addEventListener('mousemove', this.#onPointer, { passive: true });
@@ -134,18 +135,18 @@ export class PageSession {
     this.#card.hide();
   }
 
-  #schedule(work: () => void): void {
-    cancelAnimationFrame(this.#frame);
-    this.#frame = requestAnimationFrame(work);
+  #schedule(kind: 'resync' | 'card', work: () => void): void {
+    cancelAnimationFrame(this.#frames[kind]);
+    this.#frames[kind] = requestAnimationFrame(work);
   }
 
   readonly #onPointer = (event: MouseEvent) => {
     this.#pointer = { x: event.clientX, y: event.clientY };
-    this.#schedule(() => this.#updateCard(this.#drawn?.highlighter.spanAtPoint(this.#pointer.x, this.#pointer.y)));
+    this.#schedule('card', () => this.#updateCard(this.#drawn?.highlighter.spanAtPoint(this.#pointer.x, this.#pointer.y)));
   };
 
   readonly #onCaret = () => {
-    this.#schedule(() => this.#updateCard(this.#drawn?.highlighter.spanAtCaret()));
+    this.#schedule('card', () => this.#updateCard(this.#drawn?.highlighter.spanAtCaret()));
   };
 
   #updateCard(span: HighlightSpan | undefined): void {

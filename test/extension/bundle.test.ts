@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scanForSecrets } from './secret-scan.ts';
+
+const OUTPUTS = ['chrome-mv3', 'firefox-mv3'].map((name) => path.resolve('extension/.output', name));
+const CONTENT_SCRIPT_BUDGET = 30 * 1024;
+
+beforeAll(() => {
+  // `npm test` builds first; build here too when this file runs alone.
+  if (!OUTPUTS.every((output) => existsSync(path.join(output, 'manifest.json')))) {
+    execFileSync('npm', ['run', 'build'], { cwd: 'extension', stdio: 'ignore' });
+  }
+}, 120_000);
+
+describe('the built extension', () => {
+  it.each(OUTPUTS)('%s has no secret, no upstream access and no analyzer code', (output) => {
+    expect(scanForSecrets(output)).toEqual([]);
+  });
+
+  it('the scan itself finds a planted token, key and analyzer phrase', () => {
+    const planted = mkdtempSync(path.join(tmpdir(), 'redline-scan-'));
+    try {
+      mkdirSync(path.join(planted, 'chunks'));
+      writeFileSync(path.join(planted, 'chunks', 'a.js'), `const t="rl_${'A'.repeat(43)}";fetch(u,{headers:{"X-API-Key":k}})`);
+      writeFileSync(path.join(planted, 'b.js'), 'const phrases=["navigate the complexities"];const apiKey = "abcdefghijklmnop1234";');
+      expect(scanForSecrets(planted).map((finding) => finding.name).sort()).toEqual(
+        ['hard-coded credential', 'member token', 'server-side analyzer', 'upstream API key header'].sort(),
+      );
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
+    }
+  });
+
+  it.each(OUTPUTS)('%s keeps the content script within 30 KB gzipped', (output) => {
+    const size = gzipSync(readFileSync(path.join(output, 'content-scripts/content.js'))).length;
+    expect(size).toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET);
+  });
+
+  it('declares MV3, the side panel (Chrome) or sidebar (Firefox), the commands and no host access', () => {
+    const chrome = JSON.parse(readFileSync(path.join(OUTPUTS[0]!, 'manifest.json'), 'utf8'));
+    const firefox = JSON.parse(readFileSync(path.join(OUTPUTS[1]!, 'manifest.json'), 'utf8'));
+    for (const manifest of [chrome, firefox]) {
+      expect(manifest.manifest_version).toBe(3);
+      expect(Object.keys(manifest.commands)).toEqual(expect.arrayContaining(['check-ai', 'humanize', 'check-sources']));
+      expect(manifest.host_permissions ?? []).toEqual([]);
+    }
+    expect(chrome.side_panel.default_path).toBe('sidepanel.html');
+    expect(chrome.permissions).toContain('sidePanel');
+    expect(firefox.sidebar_action.default_panel).toBe('sidepanel.html');
+  });
+});
