@@ -1,4 +1,5 @@
 export * from './text.ts';
+export * from './sentences.ts';
 export * from './limits.ts';
 export * from './idempotency.ts';
 export * from './upstream/index.ts';

@@ -49,8 +49,9 @@ test('textarea: typing before a highlight moves it; editing inside one drops it'
   const secondStart = (await field.inputValue()).indexOf('Moreover');
   await field.evaluate((element: HTMLTextAreaElement, at) => element.setSelectionRange(at + 10, at + 10), secondStart);
   await page.keyboard.type('XYZ');
-  await expect.poll(() => overlayMarks(page)).toEqual([AI_SENTENCES[0]]);
-  expect(await overlayText(page)).toBe(await field.inputValue());
+  const edited = await field.inputValue();
+  await expect.poll(() => overlayText(page)).toBe(edited);
+  expect(await overlayMarks(page)).toEqual([AI_SENTENCES[0]]);
 });
 
 test('contenteditable: CSS highlights cover exactly the AI sentences; the DOM is unchanged', async ({ page, stack }) => {

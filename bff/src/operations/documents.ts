@@ -5,7 +5,7 @@ import {
   type HumanizeResponse,
   type PlagiarismResponse,
 } from '@redline/shared';
-import { splitSentences } from '@redline/shared/analysis';
+import { splitSentences } from '@redline/shared/sentences';
 
 /**
  * Large documents: a text over the upstream limit is cut into parts at paragraph breaks

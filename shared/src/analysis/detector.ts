@@ -1,7 +1,7 @@
 import type { DetectorVersion } from '../upstream/requests.ts';
 import { AI_LABEL_THRESHOLD, type DetectChunk } from '../upstream/responses.ts';
 import { OffsetMap, countWords } from '../text.ts';
-import { splitSentences } from './sentences.ts';
+import { splitSentences } from '../sentences.ts';
 
 /**
  * A deterministic, explainable sentence-level AI-likelihood scorer. It is no language

@@ -1,4 +1,4 @@
-export { splitSentences, type SentenceSpan } from './sentences.ts';
+export { splitSentences, type SentenceSpan } from '../sentences.ts';
 export { detect, scoreSentence, type DetectionResult } from './detector.ts';
 export { humanize, type HumanizeResult } from './humanizer.ts';
 export { findProtectedSpans, type Span } from './protected-spans.ts';

@@ -1,7 +1,7 @@
 import type { PlagiarismMatch } from '../upstream/responses.ts';
 import { OffsetMap, countWords } from '../text.ts';
 import type { SourceDocument } from './corpus.ts';
-import { splitSentences } from './sentences.ts';
+import { splitSentences } from '../sentences.ts';
 
 /** A sentence whose best similarity reaches this is flagged (`is_plagiarised: true`). */
 export const MATCH_THRESHOLD = 0.6;
