@@ -1,7 +1,11 @@
+import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import type { BffDetectResponse, BffHumanizeResponse, BffPlagiarismResponse } from '@redline/shared';
+import type { BffDetectResponse, BffPlagiarismResponse } from '@redline/shared';
 import type { ContentCommand, ProductName } from '../lib/messages.ts';
 import { formatScore } from '../lib/format.ts';
+import { buildReport, reportHtml, type Decision } from '../lib/report.ts';
+import { getSettings } from '../lib/settings.ts';
+import { RewriteReview } from './RewriteReview.tsx';
 import type { TabCheck } from '../lib/tab-state.ts';
 import { Elapsed } from './Elapsed.tsx';
 import { useReviewedTab, useTabState } from './useTabState.ts';
@@ -24,6 +28,7 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
   const response = check.response as BffDetectResponse | undefined;
   const details = response?.result.data.details;
   const flagged = (details?.chunks ?? []).map((chunk, index) => ({ chunk, index })).filter(({ chunk }) => chunk.type === 'AI');
+  const live = check.live && new Set(check.live);
   return (
     <section aria-labelledby="ai-heading">
       <h2 id="ai-heading">AI writing</h2>
@@ -41,10 +46,11 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
           <h2>{flagged.length === 0 ? 'No sentence is labelled AI.' : `Sentences labelled AI (${flagged.length})`}</h2>
           <ol class="items" data-testid="flagged-sentences">
             {flagged.map(({ chunk, index }) => (
-              <li key={index}>
-                <button type="button" onClick={() => void send(tabId, { type: 'reveal', index })} title="Show in the page">
+              <li key={index} class={live && !live.has(index) ? 'stale' : undefined}>
+                <button type="button" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index })} title="Show in the page">
                   <span class="score">{formatScore(chunk.score)}</span>
                   {chunk.text}
+                  {live && !live.has(index) && <span class="muted"> (changed since the check)</span>}
                 </button>
               </li>
             ))}
@@ -62,6 +68,7 @@ function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
   const response = check.response as BffPlagiarismResponse | undefined;
   const result = response?.result.result;
   const matches = (result?.results ?? []).map((match, index) => ({ match, index })).filter(({ match }) => match.is_plagiarised);
+  const live = check.live && new Set(check.live);
   return (
     <section aria-labelledby="sources-heading">
       <h2 id="sources-heading">Sources</h2>
@@ -75,8 +82,8 @@ function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
           <p class="muted">No match is not proof of originality: the check is not exhaustive. Each match needs human review.</p>
           <ol class="items" data-testid="source-matches">
             {matches.map(({ match, index }) => (
-              <li key={index} class="source">
-                <button type="button" onClick={() => void send(tabId, { type: 'reveal', index })}>
+              <li key={index} class={live && !live.has(index) ? 'source stale' : 'source'}>
+                <button type="button" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index })}>
                   {match.sentence}
                 </button>
                 <p class="muted">
@@ -94,26 +101,33 @@ function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
   );
 }
 
-function Rewrite({ check }: { check: TabCheck }) {
-  const response = check.response as BffHumanizeResponse | undefined;
-  return (
-    <section aria-labelledby="rewrite-heading">
-      <h2 id="rewrite-heading">Rewrite</h2>
-      <Status check={check} label="Humanizing" />
-      {response && (
-        <>
-          <p class="muted">Model {response.result.model_used}. Review meaning, facts, names, links, tone and required terms before using it.</p>
-          <p data-testid="rewrite-text">{response.result.humanized_text}</p>
-        </>
-      )}
-    </section>
-  );
+function download(name: string, type: string, content: string) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([content], { type }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 export function ReviewPanel() {
   const tabId = useReviewedTab();
   const state = useTabState(tabId);
   const checks = state?.checks ?? {};
+  const [keepTerms, setKeepTerms] = useState<string[]>([]);
+  const [decisions, setDecisions] = useState<Record<number, Decision>>({});
+  const [edits, setEdits] = useState<Record<number, string>>({});
+  const rewriteId = checks.humanizer?.operationId;
+  useEffect(() => void getSettings().then((settings) => setKeepTerms(settings.keepTerms)), []);
+  useEffect(() => {
+    setDecisions({});
+    setEdits({});
+  }, [rewriteId]);
+  const exportReport = (format: 'json' | 'html') => {
+    if (!state) return;
+    const report = buildReport(state, decisions, edits);
+    if (format === 'json') download('redline-review.json', 'application/json', JSON.stringify(report, null, 2));
+    else download('redline-review.html', 'text/html', reportHtml(report));
+  };
   const has = (product: ProductName) => checks[product] !== undefined;
   return (
     <main>
@@ -127,7 +141,33 @@ export function ReviewPanel() {
         <>
           {checks.detector && <Detection tabId={tabId} check={checks.detector} />}
           {checks.plagiarism && <Sources tabId={tabId} check={checks.plagiarism} />}
-          {checks.humanizer && <Rewrite check={checks.humanizer} />}
+          {checks.humanizer && (
+            <section aria-labelledby="rewrite-heading">
+              <h2 id="rewrite-heading">Rewrite</h2>
+              <Status check={checks.humanizer} label="Humanizing" />
+              <RewriteReview
+                tabId={tabId}
+                check={checks.humanizer}
+                keepTerms={keepTerms}
+                decisions={decisions}
+                edits={edits}
+                onDecide={(index, decision) => setDecisions((current) => ({ ...current, [index]: decision }))}
+                onEdit={(index, text) =>
+                  setEdits((current) => {
+                    const next = { ...current };
+                    if (text === undefined) delete next[index];
+                    else next[index] = text;
+                    return next;
+                  })
+                }
+              />
+            </section>
+          )}
+          <h2>Report</h2>
+          <p class="row">
+            <button type="button" onClick={() => exportReport('html')}>Export HTML</button>
+            <button type="button" onClick={() => exportReport('json')}>Export JSON</button>
+          </p>
         </>
       )}
     </main>

@@ -2,7 +2,8 @@ import { browser, type Browser } from 'wxt/browser';
 import { runCheck } from '../lib/bff-client.ts';
 import { ContentCommand, ToBackground, isOwnSender, type CheckReply, type ProductName } from '../lib/messages.ts';
 import { getSettings, tokenItem } from '../lib/settings.ts';
-import { clearTabState, setTabCheck } from '../lib/tab-state.ts';
+import { buildSuggestions } from '../lib/rewrite.ts';
+import { clearTabState, setLiveItems, setTabCheck } from '../lib/tab-state.ts';
 
 const MENU: Record<string, { product: ProductName; title: string }> = {
   'check-ai': { product: 'detector', title: 'Check for AI writing' },
@@ -32,8 +33,12 @@ async function handleCheck(message: ToBackground & { type: 'check' }, tab: Brows
   const result = await runCheck({ url: settings.bffUrl, token }, message);
   const finishedAt = Date.now();
   if (result.ok) {
-    await setTabCheck(tabId, url, { ...started, status: 'done', finishedAt, response: result.value });
-    return { ok: true, response: result.value };
+    const suggestions =
+      message.product === 'humanizer'
+        ? buildSuggestions(message.text, (result.value as { result: { humanized_text: string } }).result.humanized_text, settings.keepTerms)
+        : undefined;
+    await setTabCheck(tabId, url, { ...started, status: 'done', finishedAt, response: result.value, suggestions });
+    return { ok: true, response: result.value, suggestions: suggestions?.map(({ index, start, end }) => ({ index, start, end })) };
   }
   await setTabCheck(tabId, url, { ...started, status: 'error', finishedAt, error: result.error });
   return { ok: false, error: result.error };
@@ -76,6 +81,9 @@ export default defineBackground(() => {
     if (message.type === 'check') {
       if (!sender.tab?.id) return Promise.resolve<CheckReply>({ ok: false, error: { code: 'invalid_request', message: 'Checks come from a page.' } });
       return handleCheck(message, sender.tab);
+    }
+    if (message.type === 'live' && sender.tab?.id !== undefined) {
+      return setLiveItems(sender.tab.id, message.product, message.indices);
     }
     if (message.type === 'open-panel' && sender.tab?.id !== undefined) {
       return browser.sidePanel?.open({ tabId: sender.tab.id }).catch(() => undefined);

@@ -24,12 +24,17 @@ export type CheckRequest = z.infer<typeof CheckRequest>;
 /** Background → content (and extension pages → content). */
 export const ContentCommand = z.union([
   z.object({ type: z.literal('run'), product: PRODUCT }),
-  z.object({ type: z.literal('reveal'), index: z.number() }),
+  z.object({ type: z.literal('reveal'), product: PRODUCT, index: z.number() }),
+  /** Put an accepted (possibly edited) suggestion of the last rewrite into the editor. */
+  z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string() }),
   z.object({ type: z.literal('ping') }),
 ]);
 export type ContentCommand = z.infer<typeof ContentCommand>;
 
-export const ToBackground = z.union([CheckRequest, z.object({ type: z.literal('open-panel') })]);
+/** Content → background: which result items are still in the page's text after an edit. */
+export const LiveItems = z.object({ type: z.literal('live'), product: PRODUCT, indices: z.array(z.number()) });
+
+export const ToBackground = z.union([CheckRequest, LiveItems, z.object({ type: z.literal('open-panel') })]);
 export type ToBackground = z.infer<typeof ToBackground>;
 
 /** An error the UI shows: a BFF error code, or `bff_unreachable` / `not_configured` from the extension. */
@@ -42,7 +47,16 @@ export interface CheckError {
   requiredWords?: number;
 }
 
-export type CheckReply = { ok: true; response: unknown } | { ok: false; error: CheckError };
+/** A suggestion of a rewrite, as the content script tracks it (offsets in the checked text). */
+export interface SuggestionSpan {
+  index: number;
+  start: number;
+  end: number;
+}
+
+export type CheckReply = { ok: true; response: unknown; suggestions?: SuggestionSpan[] } | { ok: false; error: CheckError };
+
+export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite';
 
 interface SenderLike {
   id?: string;

@@ -1,5 +1,6 @@
 import { storage } from '#imports';
 import type { CheckError, ProductName } from './messages.ts';
+import type { Suggestion } from './rewrite.ts';
 
 /** The latest check of one product in one tab: what the side panel and popup show. */
 export interface TabCheck {
@@ -13,6 +14,10 @@ export interface TabCheck {
   text: string;
   response?: unknown;
   error?: CheckError;
+  /** For a rewrite: the suggestions to review. */
+  suggestions?: Suggestion[];
+  /** Result items still found in the page's text; absent until the page reports an edit. */
+  live?: number[];
 }
 
 export interface TabState {
@@ -32,6 +37,14 @@ export async function setTabCheck(tabId: number, url: string, check: TabCheck): 
   if (state.url !== url) state.checks = {};
   state.url = url;
   state.checks[check.product] = check;
+  await storage.setItem(keyOf(tabId), state);
+}
+
+export async function setLiveItems(tabId: number, product: ProductName, indices: number[]): Promise<void> {
+  const state = await getTabState(tabId);
+  const check = state?.checks[product];
+  if (!state || !check) return;
+  check.live = indices;
   await storage.setItem(keyOf(tabId), state);
 }
 

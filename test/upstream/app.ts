@@ -199,7 +199,8 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
       double.ledger.abort(account, record);
       return reply(502, { detail: faultMessage(502) });
     }
-    const result = runProvider(account, record, body);
+    let result = runProvider(account, record, body);
+    if (fault?.kind === 'alter-facts' && product === 'humanizer') result = alterFacts(result as { humanized_text: string });
     if (fault?.kind === 'status' && fault.status === 503 && fault.phase === 'after') {
       double.ledger.holdUnrecorded(record, result);
       return reply(503, { detail: faultMessage(503) }, keyHeaders);
@@ -215,6 +216,13 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
   }
 
   return double;
+}
+
+function alterFacts<T extends { humanized_text: string }>(result: T): T {
+  const humanized_text = result.humanized_text
+    .replace(/\bhttps?:\/\/[^\s)]+[^\s).,;:!?]/g, (url) => `${url}-moved`)
+    .replace(/\d+/g, (digits) => String(Number(digits) + 1));
+  return { ...result, humanized_text };
 }
 
 function operation<T>(schema: z.ZodType<T>, variant: (body: T) => string, run: (body: T) => unknown): Operation<never> {

@@ -8,7 +8,9 @@ import { PRODUCTS, type Product } from '@redline/shared';
  *   503, either `before` the work (nothing recorded) or `after` it (output withheld, charge
  *   not yet recorded; an exact retry records the charge once and returns the output);
  * - `drop-before`: close the connection before any processing;
- * - `drop-after`: do the work, charge and store the response, then close the connection.
+ * - `drop-after`: do the work, charge and store the response, then close the connection;
+ * - `alter-facts`: the humanizer changes numbers and links in its rewrite, as a careless
+ *   provider might, so that clients' review aids can be tested.
  */
 export const Fault = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('delay'), delayMs: z.number().int().positive() }),
@@ -20,6 +22,8 @@ export const Fault = z.discriminatedUnion('kind', [
     delayMs: z.number().int().nonnegative().default(0),
   }),
   z.object({ kind: z.literal('drop-before') }),
+  /** A humanizer that does not keep facts: numbers go up by one and links change. */
+  z.object({ kind: z.literal('alter-facts') }),
   z.object({ kind: z.literal('drop-after'), delayMs: z.number().int().nonnegative().default(0) }),
 ]);
 export type Fault = z.infer<typeof Fault>;

@@ -19,7 +19,9 @@ export default defineContentScript({
           void session.run(command.product);
           return Promise.resolve({ ok: true });
         case 'reveal':
-          return Promise.resolve({ ok: session.reveal(command.index) });
+          return Promise.resolve({ ok: session.reveal(command.product, command.index) });
+        case 'apply':
+          return session.apply(command.index, command.replacement).then((outcome) => ({ ok: outcome === 'applied', outcome }));
         case 'ping':
           return Promise.resolve({ ok: true, url: location.href });
       }

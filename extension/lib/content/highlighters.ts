@@ -35,9 +35,15 @@ function caretAt(x: number, y: number): { node: Node; offset: number } | undefin
 /** DOM text: the CSS Custom Highlight API paints ranges without touching the editor's DOM. */
 export class DomHighlighter implements Highlighter {
   #spans: readonly HighlightSpan[] = [];
+  /** The highlight names this highlighter owns: AI levels, or the source style. */
+  readonly #names: string[];
 
-  constructor(private readonly target: DomTarget) {
+  constructor(
+    private readonly target: DomTarget,
+    kind: HighlightSpan['kind'],
+  ) {
     installHighlightStyles();
+    this.#names = kind === 'source' ? [SOURCE_HIGHLIGHT.name] : AI_LEVELS.map((level) => level.name);
   }
 
   draw(spans: readonly HighlightSpan[]): void {
@@ -50,7 +56,7 @@ export class DomHighlighter implements Highlighter {
       const name = span.kind === 'source' ? SOURCE_HIGHLIGHT.name : aiLevel(span.score).name;
       groups.set(name, [...(groups.get(name) ?? []), range]);
     }
-    for (const name of [...AI_LEVELS.map((level) => level.name), SOURCE_HIGHLIGHT.name]) {
+    for (const name of this.#names) {
       const ranges = groups.get(name);
       if (ranges) CSS.highlights.set(name, new Highlight(...ranges));
       else CSS.highlights.delete(name);
@@ -95,8 +101,7 @@ export class DomHighlighter implements Highlighter {
 
   clear(): void {
     this.#spans = [];
-    for (const level of AI_LEVELS) CSS.highlights.delete(level.name);
-    CSS.highlights.delete(SOURCE_HIGHLIGHT.name);
+    for (const name of this.#names) CSS.highlights.delete(name);
   }
 }
 

@@ -1,36 +1,41 @@
 import { browser } from 'wxt/browser';
 import { countWords } from '@redline/shared/text';
-import type { CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
+import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
 import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
+import { replaceRange } from './apply.ts';
 import { Card } from './card.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
-import { remapSpans } from './remap.ts';
+import { remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
-import { findTarget, type Target } from './target.ts';
+import { findTarget, type DomTarget, type FieldTarget, type Target } from './target.ts';
 import { Toast } from './toast.ts';
 
 const PROBABILISTIC_NOTE = 'Results are probabilistic review signals, not proof of authorship.';
 const PRODUCT_LABEL: Record<ProductName, string> = { detector: 'Checking for AI writing', humanizer: 'Humanizing', plagiarism: 'Checking sources' };
 
-interface DrawnCheck {
+type TrackedSpan = Span & { index: number };
+
+/** A result kept in step with the page: its spans follow the text as it is edited. */
+interface Tracked {
   product: ProductName;
   target: Target;
-  highlighter: Highlighter & { dispose?: () => void };
   /** The target's text the spans index into. */
   text: string;
-  spans: HighlightSpan[];
+  spans: TrackedSpan[];
   envelope: unknown;
+  /** Detector and sources draw their spans; a rewrite's suggestions are only tracked. */
+  highlighter?: Highlighter & { dispose?: () => void };
   unobserve: () => void;
 }
 
-/** One page's checks: capture, confirm, send through the background, draw, keep in sync. */
+/** One page's checks: capture, confirm, send through the background, draw, keep in sync, apply. */
 export class PageSession {
   readonly #toast = new Toast();
   readonly #card = new Card();
   /** Operation ids by what was asked, so a retry of the same check is never charged twice. */
   readonly #operationIds = new Map<string, string>();
-  #drawn: DrawnCheck | undefined;
+  readonly #tracked = new Map<ProductName, Tracked>();
   /** Pending animation frames, one per kind of work, so one never cancels the other. */
   readonly #frames = { resync: 0, card: 0 };
   #pointer = { x: 0, y: 0 };
@@ -83,17 +88,23 @@ export class PageSession {
       reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
     }
     if (!reply.ok) return this.#showError(reply.error, () => void this.#send(product, target, text, words, settings));
-    this.#showResult(product, target, text, reply.response);
+    this.#showResult(product, target, text, reply);
   }
 
-  #showResult(product: ProductName, target: Target, text: string, envelope: unknown): void {
+  #showResult(product: ProductName, target: Target, text: string, reply: CheckReply & { ok: true }): void {
     const review = { label: 'Review in side panel', primary: true, run: () => void browser.runtime.sendMessage({ type: 'open-panel' }).catch(() => {}) };
+    const envelope = reply.response;
     if (product === 'humanizer') {
-      this.#toast.show('The rewrite is ready.', { note: 'Review it in the side panel before using it.', actions: [review, this.#dismiss()] });
+      const suggestions = reply.suggestions ?? [];
+      this.#track({ product, target, text, spans: suggestions, envelope });
+      this.#toast.show(`The rewrite is ready: ${suggestions.length} suggestion${suggestions.length === 1 ? '' : 's'}.`, {
+        note: 'Review each one in the side panel: check meaning, facts, names, links, tone and required terms.',
+        actions: [review, this.#dismiss()],
+      });
       return;
     }
     const spans = product === 'detector' ? aiSpans(text, envelope as DetectEnvelope) : sourceSpans(text, envelope as PlagiarismEnvelope);
-    this.#draw({ product, target, text, spans, envelope });
+    this.#track({ product, target, text, spans, envelope });
     if (product === 'detector') {
       const percentage = (envelope as DetectEnvelope).result.data.details.ai_percentage;
       this.#toast.show(`${spans.length} sentence${spans.length === 1 ? '' : 's'} labelled AI · ${percentage}% of the characters`, {
@@ -109,29 +120,37 @@ export class PageSession {
     }
   }
 
-  #draw(check: Omit<DrawnCheck, 'highlighter' | 'unobserve'>): void {
-    this.clear();
-    const highlighter =
-      check.target.kind === 'field' ? new FieldHighlighter(check.target as never) : new DomHighlighter(check.target as never);
-    const drawn: DrawnCheck = { ...check, highlighter, unobserve: () => {} };
-    drawn.unobserve = check.target.observe(() => this.#schedule('resync', () => this.#resync()));
-    this.#drawn = drawn;
-    highlighter.draw(drawn.spans);
-    document.addEventListener('mousemove', this.#onPointer, { passive: true });
-    document.addEventListener('selectionchange', this.#onCaret);
-    check.target.element.addEventListener('keyup', this.#onCaret);
-    check.target.element.addEventListener('focusin', this.#onCaret);
+  #track(check: Omit<Tracked, 'highlighter' | 'unobserve'>): void {
+    this.#untrack(check.product);
+    let highlighter: Tracked['highlighter'];
+    if (check.product !== 'humanizer') {
+      const kind = check.product === 'detector' ? 'ai' : 'source';
+      highlighter = check.target.kind === 'field' ? new FieldHighlighter(check.target as FieldTarget) : new DomHighlighter(check.target as DomTarget, kind);
+      highlighter.draw(check.spans as HighlightSpan[]);
+    }
+    const tracked: Tracked = { ...check, highlighter, unobserve: () => {} };
+    tracked.unobserve = check.target.observe(() => this.#schedule('resync', () => this.#resync()));
+    this.#tracked.set(check.product, tracked);
+    if (highlighter) {
+      document.addEventListener('mousemove', this.#onPointer, { passive: true });
+      document.addEventListener('selectionchange', this.#onCaret);
+      check.target.element.addEventListener('keyup', this.#onCaret);
+      check.target.element.addEventListener('focusin', this.#onCaret);
+    }
   }
 
-  /** The text changed: move spans with it, drop the ones the edit touched. */
+  /** The text changed: move spans with it, drop the ones the edit touched, tell the side panel. */
   #resync(): void {
-    const drawn = this.#drawn;
-    if (!drawn) return;
-    const text = drawn.target.readText();
-    if (text === drawn.text) return;
-    drawn.spans = remapSpans(drawn.text, text, drawn.spans);
-    drawn.text = text;
-    drawn.highlighter.draw(drawn.spans);
+    for (const tracked of this.#tracked.values()) {
+      const text = tracked.target.readText();
+      if (text === tracked.text) continue;
+      tracked.spans = remapSpans(tracked.text, text, tracked.spans);
+      tracked.text = text;
+      tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
+      void browser.runtime
+        .sendMessage({ type: 'live', product: tracked.product, indices: tracked.spans.map((span) => span.index) })
+        .catch(() => {});
+    }
     this.#card.hide();
   }
 
@@ -142,57 +161,78 @@ export class PageSession {
 
   readonly #onPointer = (event: MouseEvent) => {
     this.#pointer = { x: event.clientX, y: event.clientY };
-    this.#schedule('card', () => this.#updateCard(this.#drawn?.highlighter.spanAtPoint(this.#pointer.x, this.#pointer.y)));
+    this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtPoint(this.#pointer.x, this.#pointer.y)));
   };
 
   readonly #onCaret = () => {
-    this.#schedule('card', () => this.#updateCard(this.#drawn?.highlighter.spanAtCaret()));
+    this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtCaret()));
   };
 
-  #updateCard(span: HighlightSpan | undefined): void {
-    const drawn = this.#drawn;
-    const rect = span && drawn?.highlighter.rectOf(span);
-    if (!span || !drawn || !rect) return this.#card.hide();
-    if (span.kind === 'ai') {
-      this.#card.show(span, rect, {
-        title: 'Labelled AI by the detector',
-        detail: `Score ${formatScore(span.score)}: the detector's confidence for this sentence (above 0.5 is labelled AI).`,
-        note: PROBABILISTIC_NOTE,
-      });
-    } else {
-      const match = matchAt(drawn.envelope as PlagiarismEnvelope, span.index);
-      this.#card.show(span, rect, {
-        title: `Similar source (${Math.round(span.score * 100)}% similar)`,
-        detail: `“${match?.web_sentence ?? ''}” (${hostOf(match?.link)})`,
-        note: 'A match needs human review: quotation, permission and common phrasing change its meaning.',
-      });
+  #updateCard(find: (highlighter: Highlighter) => HighlightSpan | undefined): void {
+    for (const tracked of this.#tracked.values()) {
+      const span = tracked.highlighter && find(tracked.highlighter);
+      const rect = span && tracked.highlighter!.rectOf(span);
+      if (!span || !rect) continue;
+      if (span.kind === 'ai') {
+        this.#card.show(span, rect, {
+          title: 'Labelled AI by the detector',
+          detail: `Score ${formatScore(span.score)}: the detector's confidence for this sentence (above 0.5 is labelled AI).`,
+          note: PROBABILISTIC_NOTE,
+        });
+      } else {
+        const match = matchAt(tracked.envelope as PlagiarismEnvelope, span.index);
+        this.#card.show(span, rect, {
+          title: `Similar source (${Math.round(span.score * 100)}% similar)`,
+          detail: `“${match?.web_sentence ?? ''}” (${hostOf(match?.link)})`,
+          note: 'A match needs human review: quotation, permission and common phrasing change its meaning.',
+        });
+      }
+      return;
     }
+    this.#card.hide();
   }
 
   /** From the side panel: scroll to a result item and select it, if it is still in the text. */
-  reveal(index: number): boolean {
-    const drawn = this.#drawn;
-    const span = drawn?.spans.find((candidate) => candidate.index === index);
-    if (!drawn || !span) {
+  reveal(product: ProductName, index: number): boolean {
+    this.#resync();
+    const tracked = this.#tracked.get(product);
+    const span = tracked?.spans.find((candidate) => candidate.index === index);
+    if (!tracked || !span) {
       this.#toast.show('That sentence has changed since the check.', { note: 'Check again to see its current result.', actions: [this.#dismiss()] });
       return false;
     }
-    drawn.highlighter.select(span);
+    if (tracked.highlighter) tracked.highlighter.select(span as HighlightSpan);
+    else void selectOnly(tracked.target, span);
     return true;
   }
 
-  clear(): void {
-    const drawn = this.#drawn;
-    if (!drawn) return;
-    drawn.unobserve();
-    drawn.highlighter.clear();
-    drawn.highlighter.dispose?.();
-    document.removeEventListener('mousemove', this.#onPointer);
-    document.removeEventListener('selectionchange', this.#onCaret);
-    drawn.target.element.removeEventListener('keyup', this.#onCaret);
-    drawn.target.element.removeEventListener('focusin', this.#onCaret);
-    this.#card.hide();
-    this.#drawn = undefined;
+  /** From the side panel: put an accepted suggestion in place of its original sentence(s). */
+  async apply(index: number, replacement: string): Promise<ApplyOutcome> {
+    this.#resync();
+    const tracked = this.#tracked.get('humanizer');
+    if (!tracked) return 'no-rewrite';
+    const span = tracked.spans.find((candidate) => candidate.index === index);
+    if (!span) return 'withdrawn';
+    const applied = await replaceRange(tracked.target, span.start, span.end, replacement);
+    if (!applied) return 'withdrawn';
+    this.#resync();
+    return 'applied';
+  }
+
+  #untrack(product: ProductName): void {
+    const tracked = this.#tracked.get(product);
+    if (!tracked) return;
+    tracked.unobserve();
+    tracked.highlighter?.clear();
+    tracked.highlighter?.dispose?.();
+    tracked.target.element.removeEventListener('keyup', this.#onCaret);
+    tracked.target.element.removeEventListener('focusin', this.#onCaret);
+    this.#tracked.delete(product);
+    if (![...this.#tracked.values()].some((other) => other.highlighter)) {
+      document.removeEventListener('mousemove', this.#onPointer);
+      document.removeEventListener('selectionchange', this.#onCaret);
+      this.#card.hide();
+    }
   }
 
   #confirm(product: ProductName, words: number): Promise<boolean> {
@@ -226,6 +266,22 @@ export class PageSession {
   #dismiss() {
     return { label: 'Dismiss', run: () => this.#toast.hide() };
   }
+}
+
+async function selectOnly(target: Target, span: Span): Promise<void> {
+  if (target.kind === 'field') {
+    const field = (target as FieldTarget).element;
+    field.focus({ preventScroll: true });
+    field.setSelectionRange(span.start, span.end);
+    field.scrollIntoView({ block: 'center', behavior: 'instant' });
+    return;
+  }
+  const range = (target as DomTarget).model().range(span.start, span.end);
+  if (!range) return;
+  const selection = document.getSelection()!;
+  selection.removeAllRanges();
+  selection.addRange(range);
+  (range.startContainer.parentElement ?? target.element).scrollIntoView({ block: 'center', behavior: 'instant' });
 }
 
 function hostOf(link: string | undefined): string {

@@ -3,4 +3,6 @@ import { PAGE_TEXT } from './text.ts';
 
 const quill = new Quill('#editor', {});
 quill.setText(`${PAGE_TEXT}\nA second paragraph, written by me on a Tuesday.\n`);
+// A loaded document starts with an empty undo history, as in a real app.
+(quill.getModule('history') as { clear(): void }).clear();
 Object.assign(window, { editorText: () => quill.getText() });

@@ -1,0 +1,25 @@
+import type { DomTarget, FieldTarget, Target } from './target.ts';
+
+/**
+ * Replaces [start, end) of the target's text the way typing would: select the range, then
+ * `insertText`. Editors see an ordinary input, so their own model, state and undo stay
+ * consistent (Ctrl/Cmd+Z restores the original); setting `value` or replacing DOM ranges
+ * would bypass them.
+ */
+export async function replaceRange(target: Target, start: number, end: number, replacement: string): Promise<boolean> {
+  if (target.kind === 'field') {
+    const field = (target as FieldTarget).element;
+    field.focus({ preventScroll: true });
+    field.setSelectionRange(start, end);
+  } else {
+    const range = (target as DomTarget).model().range(start, end);
+    if (!range) return false;
+    target.element.focus({ preventScroll: true });
+    const selection = document.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    // Editors that mirror the DOM selection into their own state read it on selectionchange.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return document.execCommand('insertText', false, replacement);
+}
