@@ -1,6 +1,15 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 
+/**
+ * The public half of the key that fixes this build's Chrome extension id
+ * (chrome-extension://ncdggekeiimjacfkplbplnkjenemmgga), so that a BFF started with the
+ * defaults accepts the extension built from this repository without configuration. It is
+ * a public key, not a secret; a store release gets its id from the store instead.
+ */
+const CHROME_PUBLIC_KEY =
+  'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA1cpSxzXhg2CCNgimMAcqf4fPsFjtYihVxZ0XfUktApesOD1WCg1jMwT6GCdtKV4ZBmgDdvNIuZR9rBE/AaSdgvNWHI9mCvhkz/OVn8qqh6aaQiA5CiI/lMaOrYG2lcR+nWpbM8l8scxXBK3xjZX6R5isetAO6YdHkAP05gFC99BDWa5qFQRdEfqyJ0seGXUxVqxb2RW/cB7jUOP68hDxjWPz90S9nRg9EJ+Dtd4T1FA4c1bS3tHyp3IU77K5ARz5R6gCVP0U4GVx+p1V8Z+urBnv81Kdsa3rTlH1ebNYSYCyWtDmTJs7QFX3LFfrMEm7gdBNrHhVs4QA8A5boOrGlwIDAQAB';
+
 export default defineConfig({
   srcDir: '.',
   outDir: '.output',
@@ -25,6 +34,7 @@ export default defineConfig({
       humanize: { suggested_key: { default: 'Alt+Shift+H' }, description: 'Humanize' },
       'check-sources': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Check sources' },
     },
+    ...(browser === 'firefox' ? {} : { key: CHROME_PUBLIC_KEY }),
     ...(browser === 'firefox' ? { browser_specific_settings: { gecko: { id: 'redline@example.org', strict_min_version: '128.0' } } } : {}),
   }),
 });

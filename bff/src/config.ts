@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { OWN_CHROME_EXTENSION_ORIGIN } from '@redline/shared';
 
 /**
  * Server configuration, from the environment only. The upstream base URL and API key are
@@ -18,7 +19,7 @@ const Env = z.object({
   BFF_DATA_DIR: z.string().default('data'),
   BFF_ALLOWED_ORIGINS: z
     .string()
-    .default('')
+    .default(OWN_CHROME_EXTENSION_ORIGIN)
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
     .pipe(z.array(z.string().regex(ORIGIN, 'must be an exact origin such as chrome-extension://<32 letters a-p> or moz-extension://<uuid>'))),
   UPSTREAM_BASE_URL: z.url({ protocol: /^https?$/, error: 'UPSTREAM_BASE_URL must be an http(s) URL' }).optional(),

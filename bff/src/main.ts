@@ -32,10 +32,11 @@ First run: a member "owner" was created. Its token is in
 (readable only by you; delete the file once you have copied the token).
 
 To connect the browser extension:
-  1. Open the extension's options page, set the BFF URL to ${bff.url} and paste the token.
-  2. Allow the extension's origin here: restart with
-     BFF_ALLOWED_ORIGINS=chrome-extension://<extension id>   (Firefox: moz-extension://<uuid>)
-     The options page shows the exact origin to use.
+  1. Build it (npm run build:extension) and load extension/.output/chrome-mv3 as an unpacked
+     extension (chrome://extensions, developer mode).
+  2. Open its options page, set the BFF address to ${bff.url} and paste the token.
+  Allowed extension origins: ${config.allowedOrigins.join(', ') || 'none'}. For Firefox or a store build,
+  set BFF_ALLOWED_ORIGINS to the origin the options page shows (moz-extension://<uuid>).
 Add more members with: npm run members -- add NAME
 `);
 } else if (existsSync(path.resolve(config.dataDir, 'first-member-token.txt'))) {

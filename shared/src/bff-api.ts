@@ -21,6 +21,12 @@ export const BFF_PATHS = {
   metrics: '/metrics',
 } as const;
 
+/**
+ * The Chrome extension id of the extension built from this repository (its manifest key is
+ * fixed in extension/wxt.config.ts). A BFF without BFF_ALLOWED_ORIGINS allows this origin.
+ */
+export const OWN_CHROME_EXTENSION_ORIGIN = 'chrome-extension://ncdggekeiimjacfkplbplnkjenemmgga';
+
 /** A client's id for one logical operation, kept across its own retries. */
 export const OperationId = RestIdempotencyKey;
 

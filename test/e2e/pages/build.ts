@@ -13,7 +13,11 @@ const PAGES: Record<string, string> = {
     <label>Password <input id="password" type="password" value="hunter2 is my password"></label>
     <label>Read-only <input id="readonly" type="text" readonly value="Moreover, it is important to note this."></label>
     <div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px; margin-top: 12px;"></div>
-    <div id="scroller" style="height: 120px; overflow: auto; margin-top: 12px;"><div style="height: 600px"></div></div>`,
+    <div id="scroller" style="height: 160px; overflow: auto; margin-top: 12px; border: 1px solid #888;">
+      <div style="height: 200px"></div>
+      <textarea id="inner" rows="4" cols="60" style="font: 15px/1.4 monospace;"></textarea>
+      <div style="height: 400px"></div>
+    </div>`,
   tiptap: '<h1>Tiptap</h1><div id="editor"></div>',
   codemirror: '<h1>CodeMirror 6</h1><div id="editor"></div>',
   quill: '<h1>Quill</h1><div id="editor"></div>',
