@@ -1,5 +1,6 @@
 import { OffsetMap } from '@redline/shared/text';
 import type { BffDetectResponse, BffHumanizeResponse, BffPlagiarismResponse } from '@redline/shared';
+import { sourceSpans } from './content/results.ts';
 import type { Suggestion } from './rewrite.ts';
 import type { TabState } from './tab-state.ts';
 
@@ -52,25 +53,22 @@ export function buildReport(state: TabState, decisions: Record<number, Decision>
   const sources = plagiarism?.response as BffPlagiarismResponse | undefined;
   if (plagiarism && sources) {
     const offsets = new OffsetMap(plagiarism.text);
-    let cursor = 0;
+    const located = new Map(sourceSpans(plagiarism.text, sources).map((span) => [span.index, span]));
     report.sources = {
       text: plagiarism.text,
       plagiarismScore: sources.result.result.plagiarism_score,
       explanation: 'Share of characters inside sentences with a similar source. No match is not proof of originality.',
       matches: sources.result.result.results
-        .filter((match) => match.is_plagiarised)
-        .map((match) => {
-          const at = plagiarism.text.indexOf(match.sentence, cursor);
-          if (at >= 0) cursor = at + match.sentence.length;
-          return {
-            sentence: match.sentence,
-            start: at >= 0 ? offsets.toCodePoint(at) : null,
-            end: at >= 0 ? offsets.toCodePoint(at + match.sentence.length) : null,
-            sourceSentence: match.web_sentence,
-            similarity: match.similarity,
-            link: match.link,
-          };
-        }),
+        .map((match, index) => ({ match, span: located.get(index) }))
+        .filter(({ match }) => match.is_plagiarised)
+        .map(({ match, span }) => ({
+          sentence: match.sentence,
+          start: span ? offsets.toCodePoint(span.start) : null,
+          end: span ? offsets.toCodePoint(span.end) : null,
+          sourceSentence: match.web_sentence,
+          similarity: match.similarity,
+          link: match.link,
+        })),
     };
   }
   const humanizer = state.checks.humanizer;
