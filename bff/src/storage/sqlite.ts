@@ -101,6 +101,7 @@ const toOperation = (row: OperationRow): OperationRecord => ({
 /** The embedded ledger: one SQLite file in WAL mode, written synchronously before each step returns. */
 export class SqliteLedger implements Ledger {
   readonly #db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -109,6 +110,13 @@ export class SqliteLedger implements Ledger {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 5000');
     this.#migrate();
+  }
+
+  /** A prepared statement, prepared once per SQL text. */
+  #sql(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
+    return statement;
   }
 
   #migrate(): void {
@@ -122,41 +130,38 @@ export class SqliteLedger implements Ledger {
   }
 
   async addMember(member: NewMember): Promise<void> {
-    this.#db
-      .prepare('INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.#sql('INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets), new Date().toISOString());
   }
 
   async memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined> {
-    const row = this.#db.prepare('SELECT * FROM members WHERE token_hash = ? AND revoked_at IS NULL').get(tokenHash) as MemberRow | undefined;
+    const row = this.#sql('SELECT * FROM members WHERE token_hash = ? AND revoked_at IS NULL').get(tokenHash) as MemberRow | undefined;
     return row && toMember(row);
   }
 
   async listMembers(): Promise<MemberRecord[]> {
-    return (this.#db.prepare('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[]).map(toMember);
+    return (this.#sql('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[]).map(toMember);
   }
 
   async revokeMember(idOrName: string): Promise<boolean> {
-    const { changes } = this.#db
-      .prepare('UPDATE members SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL')
+    const { changes } = this.#sql('UPDATE members SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL')
       .run(new Date().toISOString(), idOrName, idOrName);
     return changes > 0;
   }
 
   async countActiveMembers(): Promise<number> {
-    return (this.#db.prepare('SELECT count(*) AS n FROM members WHERE revoked_at IS NULL').get() as { n: number }).n;
+    return (this.#sql('SELECT count(*) AS n FROM members WHERE revoked_at IS NULL').get() as { n: number }).n;
   }
 
   async findOperation(memberId: string, operationId: string): Promise<OperationRecord | undefined> {
-    const row = this.#db
-      .prepare('SELECT * FROM operations WHERE member_id = ? AND operation_id = ?')
+    const row = this.#sql('SELECT * FROM operations WHERE member_id = ? AND operation_id = ?')
       .get(memberId, operationId) as OperationRow | undefined;
     return row && toOperation(row);
   }
 
   async insertOperations(operations: NewOperation[]): Promise<boolean> {
     const now = new Date().toISOString();
-    const insert = this.#db.prepare(
+    const insert = this.#sql(
       `INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
          parent_operation_id, part_index, parts, state, source, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
@@ -185,21 +190,18 @@ export class SqliteLedger implements Ledger {
   }
 
   async partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]> {
-    const rows = this.#db
-      .prepare('SELECT * FROM operations WHERE member_id = ? AND parent_operation_id = ? ORDER BY part_index')
+    const rows = this.#sql('SELECT * FROM operations WHERE member_id = ? AND parent_operation_id = ? ORDER BY part_index')
       .all(memberId, parentOperationId) as OperationRow[];
     return rows.map(toOperation);
   }
 
   async countAttempt(memberId: string, operationId: string): Promise<void> {
-    this.#db
-      .prepare('UPDATE operations SET attempts = attempts + 1, updated_at = ? WHERE member_id = ? AND operation_id = ?')
+    this.#sql('UPDATE operations SET attempts = attempts + 1, updated_at = ? WHERE member_id = ? AND operation_id = ?')
       .run(new Date().toISOString(), memberId, operationId);
   }
 
   async completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void> {
-    this.#db
-      .prepare(
+    this.#sql(
         `UPDATE operations SET state = 'completed', result = ?, source = ?, error = NULL, words_charged = ?,
            request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?
          WHERE member_id = ? AND operation_id = ?`,
@@ -217,22 +219,19 @@ export class SqliteLedger implements Ledger {
   }
 
   async failOperation(memberId: string, operationId: string, error: StoredError): Promise<void> {
-    this.#db
-      .prepare(`UPDATE operations SET state = 'failed', error = ?, updated_at = ? WHERE member_id = ? AND operation_id = ? AND state != 'completed'`)
+    this.#sql(`UPDATE operations SET state = 'failed', error = ?, updated_at = ? WHERE member_id = ? AND operation_id = ? AND state != 'completed'`)
       .run(JSON.stringify(error), new Date().toISOString(), memberId, operationId);
   }
 
   async pendingOperations(): Promise<OperationRecord[]> {
-    const rows = this.#db
-      .prepare(`SELECT * FROM operations WHERE state = 'pending' AND parent_operation_id IS NULL ORDER BY created_at`)
+    const rows = this.#sql(`SELECT * FROM operations WHERE state = 'pending' AND parent_operation_id IS NULL ORDER BY created_at`)
       .all() as OperationRow[];
     return rows.map(toOperation);
   }
 
   async wordsCharged(memberId: string): Promise<Record<Product, number>> {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
-    const rows = this.#db
-      .prepare(
+    const rows = this.#sql(
         `SELECT product, sum(words_charged) AS words FROM operations
          WHERE member_id = ? AND state = 'completed' AND parent_operation_id IS NULL GROUP BY product`,
       )
@@ -242,7 +241,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async ping(): Promise<void> {
-    this.#db.prepare('SELECT 1').get();
+    this.#sql('SELECT 1').get();
   }
 
   async close(): Promise<void> {
