@@ -3,7 +3,7 @@ import { PRODUCTS, type Product } from '@redline/shared';
 import { ConfigError, loadConfig } from './config.ts';
 import { createMember } from './members.ts';
 import type { Budgets } from './storage/ledger.ts';
-import { SqliteLedger } from './storage/sqlite.ts';
+import { openLedger } from './storage/open.ts';
 
 const USAGE = `Usage: npm run members -- <command>
 
@@ -14,7 +14,7 @@ const USAGE = `Usage: npm run members -- <command>
   revoke ID_OR_NAME
       Revokes a member's token at once.
 
-The ledger is BFF_DATA_DIR/bff.sqlite (default data/bff.sqlite).`;
+The ledger is BFF_DATA_DIR/bff.sqlite (default data/bff.sqlite), or PostgreSQL at BFF_DATABASE_URL.`;
 
 function fail(message: string): never {
   console.error(`members: ${message}\n\n${USAGE}`);
@@ -38,7 +38,7 @@ try {
   if (error instanceof ConfigError) fail(error.message);
   throw error;
 }
-const ledger = new SqliteLedger(config.databaseFile);
+const ledger = await openLedger(config);
 const [command, argument] = positionals;
 
 try {

@@ -26,6 +26,7 @@ const Env = z.object({
   UPSTREAM_API_KEY: z.string().min(1).optional(),
   UPSTREAM_API_KEY_FILE: z.string().min(1).optional(),
   BFF_OFFLINE_SOURCES_DIR: z.string().optional(),
+  BFF_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'BFF_DATABASE_URL must be a postgres:// URL').optional(),
   BFF_MAX_DOCUMENT_CHARACTERS: positiveInt(1_000_000),
   BFF_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024),
   BFF_PART_CONCURRENCY: positiveInt(3),
@@ -53,6 +54,8 @@ export interface BffConfig {
   port: number;
   dataDir: string;
   databaseFile: string;
+  /** PostgreSQL instead of the SQLite file, for several instances. */
+  databaseUrl?: string;
   allowedOrigins: string[];
   /** Absent in offline mode. */
   upstream?: { baseUrl: string; apiKey: string };
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     port: e.BFF_PORT,
     dataDir: e.BFF_DATA_DIR,
     databaseFile: path.join(e.BFF_DATA_DIR, 'bff.sqlite'),
+    databaseUrl: e.BFF_DATABASE_URL,
     allowedOrigins: e.BFF_ALLOWED_ORIGINS,
     upstream: apiKey && e.UPSTREAM_BASE_URL ? { baseUrl: e.UPSTREAM_BASE_URL.replace(/\/+$/, ''), apiKey } : undefined,
     offlineSourcesDir: e.BFF_OFFLINE_SOURCES_DIR,

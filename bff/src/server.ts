@@ -8,7 +8,7 @@ import { createMetrics } from './metrics.ts';
 import { OfflineForwarder, loadSourceFolder } from './offline/offline-forwarder.ts';
 import { OperationEngine } from './operations/engine.ts';
 import type { Ledger } from './storage/ledger.ts';
-import { SqliteLedger } from './storage/sqlite.ts';
+import { openLedger } from './storage/open.ts';
 import type { Forwarder } from './upstream/forwarder.ts';
 import { HttpForwarder } from './upstream/http-forwarder.ts';
 
@@ -36,7 +36,7 @@ function createForwarder(config: BffConfig, deps: { metrics: ReturnType<typeof c
 export async function startBff(config: BffConfig, options: StartOptions = {}): Promise<RunningBff> {
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics();
-  const ledger = options.ledger ?? new SqliteLedger(config.databaseFile);
+  const ledger = options.ledger ?? (await openLedger(config));
   const forwarder = createForwarder(config, { metrics, logger });
   const engine = new OperationEngine({ ledger, forwarder, metrics, logger, partConcurrency: config.partConcurrency });
   const app = createApp({ config, ledger, engine, metrics, logger, version });

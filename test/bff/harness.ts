@@ -90,6 +90,9 @@ export interface HarnessOptions {
 
 export const UPSTREAM_KEY = 'demo-key-primary';
 
+/** The machine's PostgreSQL (trust auth, database `test`); each test uses its own schema. */
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const double = options.offline ? undefined : await startUpstreamDouble({ testMode: true, ...options.upstream });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'redline-bff-'));
