@@ -4,7 +4,8 @@ import type { BffDetectResponse, BffPlagiarismResponse } from '@redline/shared';
 import type { ContentCommand, ProductName } from '../lib/messages.ts';
 import { formatScore } from '../lib/format.ts';
 import { buildReport, reportHtml, type Decision } from '../lib/report.ts';
-import { getSettings } from '../lib/settings.ts';
+import { HUMANIZER_MODELS, type HumanizerModel } from '@redline/shared';
+import { getSettings, updateSettings } from '../lib/settings.ts';
 import { RewriteReview } from './RewriteReview.tsx';
 import type { TabCheck } from '../lib/tab-state.ts';
 import { Elapsed } from './Elapsed.tsx';
@@ -114,10 +115,23 @@ export function ReviewPanel() {
   const state = useTabState(tabId);
   const checks = state?.checks ?? {};
   const [keepTerms, setKeepTerms] = useState<string[]>([]);
+  const [model, setModel] = useState<HumanizerModel>('cognia');
   const [decisions, setDecisions] = useState<Record<number, Decision>>({});
   const [edits, setEdits] = useState<Record<number, string>>({});
   const rewriteId = checks.humanizer?.operationId;
-  useEffect(() => void getSettings().then((settings) => setKeepTerms(settings.keepTerms)), []);
+  useEffect(
+    () =>
+      void getSettings().then((settings) => {
+        setKeepTerms(settings.keepTerms);
+        setModel(settings.defaultModel);
+      }),
+    [],
+  );
+  const humanizeWith = async (chosen: HumanizerModel) => {
+    setModel(chosen);
+    await updateSettings({ defaultModel: chosen }); // remembered for the next rewrite
+    if (tabId !== undefined) await send(tabId, { type: 'run', product: 'humanizer' });
+  };
   useEffect(() => {
     setDecisions({});
     setEdits({});
@@ -144,6 +158,21 @@ export function ReviewPanel() {
           {checks.humanizer && (
             <section aria-labelledby="rewrite-heading">
               <h2 id="rewrite-heading">Rewrite</h2>
+              <p class="row">
+                <label for="model" style={{ margin: 0 }}>
+                  Model
+                </label>
+                <select id="model" value={model} onChange={(event) => setModel(event.currentTarget.value as HumanizerModel)}>
+                  {HUMANIZER_MODELS.map((option) => (
+                    <option key={option} value={option}>
+                      {option}
+                    </option>
+                  ))}
+                </select>
+                <button type="button" onClick={() => void humanizeWith(model)}>
+                  Rewrite again
+                </button>
+              </p>
               <Status check={checks.humanizer} label="Humanizing" />
               <RewriteReview
                 tabId={tabId}

@@ -60,7 +60,7 @@ export class PageSession {
       return;
     }
     const words = countWords(text);
-    if (words > settings.confirmAboveWords && !(await this.#confirm(product, words))) return;
+    if (words > settings.confirmAboveWords && !(await this.#confirm(product, words, target))) return;
     await this.#send(product, target, text, words, settings);
   }
 
@@ -235,9 +235,9 @@ export class PageSession {
     }
   }
 
-  #confirm(product: ProductName, words: number): Promise<boolean> {
+  #confirm(product: ProductName, words: number, target: Target): Promise<boolean> {
     const balance = { detector: 'detector', humanizer: 'humanizer', plagiarism: 'plagiarism checker' }[product];
-    return new Promise((resolve) => {
+    return new Promise<boolean>((resolve) => {
       this.#toast.show(`This check uses ${words.toLocaleString()} words of the team's ${balance} balance.`, {
         note: 'Words are counted as whitespace-separated words, as the service charges them.',
         actions: [
@@ -245,6 +245,9 @@ export class PageSession {
           { label: 'Cancel', run: () => (this.#toast.hide(), resolve(false)) },
         ],
       });
+    }).finally(() => {
+      // The answer was a click in the toast: give the editor its focus back.
+      if (target.kind !== 'selection') target.element.focus({ preventScroll: true });
     });
   }
 

@@ -1,0 +1,63 @@
+import { test, expect } from './fixtures.ts';
+import { cardText, overlayMarks, waitForToast } from './page-probes.ts';
+import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
+
+test('the per-site switch keeps the extension off on a site', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  await page.locator('#field').click();
+  await stack.configure({ disabledSites: ['127.0.0.1'] });
+  await stack.run(page, 'detector');
+  await waitForToast(page, /Redline is off for 127\.0\.0\.1/);
+  expect(await overlayMarks(page)).toEqual([]);
+  await stack.configure({ disabledSites: [] });
+});
+
+test('a long text asks first, with its word cost; cancelling sends nothing', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  await page.locator('#field').click();
+  await stack.configure({ confirmAboveWords: 10 });
+  const sent = async () => (await fetch(`${stack.doubleUrl}/__control/received`).then((response) => response.json())).length;
+  const before = await sent();
+  const words = (await page.locator('#field').inputValue()).split(/\s+/).filter(Boolean).length;
+  expect(words).toBe(PAGE_TEXT.split(' ').length + 9);
+
+  await stack.run(page, 'detector');
+  await waitForToast(page, new RegExp(`This check uses ${words} words of the team's detector balance`));
+  await page.locator('redline-toast').getByRole('button', { name: 'Cancel' }).click();
+  expect(await sent()).toBe(before);
+
+  await stack.run(page, 'detector');
+  await waitForToast(page, new RegExp(`uses ${words} words`));
+  await page.locator('redline-toast').getByRole('button', { name: 'Check' }).click();
+  await waitForToast(page, /labelled AI/);
+  expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
+  await stack.configure({ confirmAboveWords: 2000 });
+});
+
+test('moving the caret into a highlight with the keyboard shows its card', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  await field.click();
+  await stack.run(page, 'detector');
+  await waitForToast(page, /labelled AI/);
+  await field.focus();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => cardText(page)).toMatch(/Labelled AI by the detector/);
+});
+
+test('the side panel rewrites with another model and remembers it', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  await page.locator('#field').click();
+  await stack.configure({ defaultModel: 'cognia' });
+  await stack.run(page, 'humanizer');
+  await waitForToast(page, /rewrite is ready/);
+  const panel = await stack.openSidePanel(page);
+  await expect(panel.getByText('Model cognia.', { exact: false })).toBeVisible();
+  await panel.getByLabel('Model').selectOption('lexi');
+  await panel.getByRole('button', { name: 'Rewrite again' }).click();
+  await expect(panel.getByText('Model lexi.', { exact: false })).toBeVisible();
+  const settings = await stack.serviceWorker.evaluate(async () => (await (globalThis as any).chrome.storage.local.get('settings')).settings);
+  expect(settings.defaultModel).toBe('lexi');
+  await panel.close();
+});
