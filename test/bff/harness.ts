@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { loadConfig } from '@redline/bff/config';
 import { createMember } from '@redline/bff/members';
 import { startBff, type RunningBff } from '@redline/bff/server';
@@ -92,6 +93,13 @@ export const UPSTREAM_KEY = 'demo-key-primary';
 
 /** The machine's PostgreSQL (trust auth, database `test`); each test uses its own schema. */
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await client.end();
+}
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const double = options.offline ? undefined : await startUpstreamDouble({ testMode: true, ...options.upstream });

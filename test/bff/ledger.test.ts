@@ -6,7 +6,7 @@ import { hashToken } from '@redline/bff/members';
 import type { Ledger, NewOperation } from '@redline/bff/storage/ledger';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
 import { SqliteLedger } from '@redline/bff/storage/sqlite';
-import { POSTGRES_URL } from './harness.ts';
+import { POSTGRES_URL, dropSchema } from './harness.ts';
 
 // One contract, two ledgers: the embedded SQLite file and the machine's real PostgreSQL.
 const schema = `ledger_test_${process.pid}`;
@@ -19,11 +19,7 @@ const ledgers: [string, () => Promise<Ledger>][] = [
 
 afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  await dropSchema(schema);
 });
 
 const operation = (operationId: string, extra: Partial<NewOperation> = {}): NewOperation => ({

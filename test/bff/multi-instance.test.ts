@@ -10,7 +10,7 @@ import { PostgresLedger } from '@redline/bff/storage/postgres';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
 import { upstreamControl } from '../upstream/client.ts';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
-import { FAST_RETRIES, LogCapture, POSTGRES_URL, newOperationId, request } from './harness.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, newOperationId, request } from './harness.ts';
 
 // Two BFF instances on one PostgreSQL ledger, as a team would deploy behind a load balancer.
 
@@ -34,11 +34,7 @@ afterAll(async () => {
   for (const instance of instances ?? []) await instance.stop();
   await double?.close();
   rmSync(folder, { recursive: true, force: true });
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await client.end();
+  await dropSchema(schema);
 });
 
 it('a member created on one instance is known to the other; a repeat on either is a replay', async () => {

@@ -15,7 +15,7 @@ import {
 } from '@redline/shared';
 import { BUILT_IN_CORPUS, createPlagiarismChecker, detect, humanize, type SourceDocument } from '@redline/shared/analysis';
 import { DEMO_ACCOUNTS, type AccountConfig } from './accounts.ts';
-import { FaultQueue, type Fault } from './faults.ts';
+import { FaultQueue } from './faults.ts';
 import { Ledger, type AccountState, type OperationRecord } from './ledger.ts';
 import { controlRouter } from './control.ts';
 
@@ -246,7 +246,7 @@ function parseBody(req: Request, raw: Buffer, schema: z.ZodType): Parsed {
   return { error: { detail: `Invalid request: ${Object.entries(fields).map(([field, message]) => `${field}: ${message}`).join('; ')}.`, fields } };
 }
 
-function faultMessage(status: Fault extends { status: infer S } ? S : number): string {
+function faultMessage(status: 429 | 502 | 503): string {
   switch (status) {
     case 429:
       return 'Request limit reached.';

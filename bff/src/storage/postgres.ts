@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OperationRecord, StoredError } from './ledger.ts';
+import { toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 /**
  * The ledger in PostgreSQL, for deployments with several BFF instances. Instances may
@@ -47,64 +48,6 @@ const MIGRATIONS = [
 
 /** Serialises migrations between instances starting together. */
 const MIGRATION_LOCK = 0x7265646c; // "redl"
-
-interface MemberRow {
-  id: string;
-  name: string;
-  token_prefix: string;
-  budgets: MemberRecord['budgets'];
-  created_at: Date;
-  revoked_at: Date | null;
-}
-
-interface OperationRow {
-  member_id: string;
-  operation_id: string;
-  product: Product;
-  fingerprint: string;
-  idempotency_key: string;
-  request_body: string | null;
-  parent_operation_id: string | null;
-  part_index: number | null;
-  parts: number;
-  state: OperationRecord['state'];
-  source: OperationRecord['source'];
-  result: unknown;
-  error: StoredError | null;
-  words_charged: string;
-  attempts: number;
-  accepted_key: string | null;
-  accepted_key_source: string | null;
-}
-
-const toMember = (row: MemberRow): MemberRecord => ({
-  id: row.id,
-  name: row.name,
-  tokenPrefix: row.token_prefix,
-  budgets: row.budgets,
-  createdAt: row.created_at.toISOString(),
-  revokedAt: row.revoked_at?.toISOString() ?? null,
-});
-
-const toOperation = (row: OperationRow): OperationRecord => ({
-  memberId: row.member_id,
-  operationId: row.operation_id,
-  product: row.product,
-  fingerprint: row.fingerprint,
-  idempotencyKey: row.idempotency_key,
-  requestBody: row.request_body,
-  parentOperationId: row.parent_operation_id,
-  partIndex: row.part_index,
-  state: row.state,
-  source: row.source,
-  result: row.result,
-  error: row.error,
-  wordsCharged: Number(row.words_charged),
-  attempts: row.attempts,
-  parts: row.parts,
-  acceptedKey: row.accepted_key,
-  acceptedKeySource: row.accepted_key_source,
-});
 
 export class PostgresLedger implements Ledger {
   private constructor(private readonly pool: pg.Pool) {}

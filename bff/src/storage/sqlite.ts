@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OperationRecord, StoredError } from './ledger.ts';
+import { toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 const MIGRATIONS = [
   `CREATE TABLE members (
@@ -39,64 +40,6 @@ const MIGRATIONS = [
    CREATE INDEX operations_pending ON operations (created_at) WHERE state = 'pending' AND parent_operation_id IS NULL;
    CREATE INDEX operations_parts ON operations (member_id, parent_operation_id, part_index);`,
 ];
-
-interface MemberRow {
-  id: string;
-  name: string;
-  token_prefix: string;
-  budgets: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-interface OperationRow {
-  member_id: string;
-  operation_id: string;
-  product: Product;
-  fingerprint: string;
-  idempotency_key: string;
-  request_body: string | null;
-  parent_operation_id: string | null;
-  part_index: number | null;
-  state: OperationRecord['state'];
-  source: OperationRecord['source'];
-  result: string | null;
-  error: string | null;
-  words_charged: number;
-  attempts: number;
-  parts: number;
-  accepted_key: string | null;
-  accepted_key_source: string | null;
-}
-
-const toMember = (row: MemberRow): MemberRecord => ({
-  id: row.id,
-  name: row.name,
-  tokenPrefix: row.token_prefix,
-  budgets: JSON.parse(row.budgets),
-  createdAt: row.created_at,
-  revokedAt: row.revoked_at,
-});
-
-const toOperation = (row: OperationRow): OperationRecord => ({
-  memberId: row.member_id,
-  operationId: row.operation_id,
-  product: row.product,
-  fingerprint: row.fingerprint,
-  idempotencyKey: row.idempotency_key,
-  requestBody: row.request_body,
-  parentOperationId: row.parent_operation_id,
-  partIndex: row.part_index,
-  state: row.state,
-  source: row.source,
-  result: row.result === null ? null : JSON.parse(row.result),
-  error: row.error === null ? null : (JSON.parse(row.error) as StoredError),
-  wordsCharged: row.words_charged,
-  attempts: row.attempts,
-  parts: row.parts,
-  acceptedKey: row.accepted_key,
-  acceptedKeySource: row.accepted_key_source,
-});
 
 /** The embedded ledger: one SQLite file in WAL mode, written synchronously before each step returns. */
 export class SqliteLedger implements Ledger {

@@ -1,0 +1,69 @@
+import type { Product } from '@redline/shared';
+import type { MemberRecord, OperationRecord, StoredError } from './ledger.ts';
+
+/**
+ * Rows as both SQL ledgers store them (the same column names). SQLite hands JSON back as
+ * text and times as ISO strings; PostgreSQL hands back parsed JSONB and Date objects, and
+ * BIGINT as a string. These mappers accept either.
+ */
+
+export interface MemberRow {
+  id: string;
+  name: string;
+  token_prefix: string;
+  budgets: string | MemberRecord['budgets'];
+  created_at: string | Date;
+  revoked_at: string | Date | null;
+}
+
+export interface OperationRow {
+  member_id: string;
+  operation_id: string;
+  product: Product;
+  fingerprint: string;
+  idempotency_key: string;
+  request_body: string | null;
+  parent_operation_id: string | null;
+  part_index: number | null;
+  parts: number;
+  state: OperationRecord['state'];
+  source: OperationRecord['source'];
+  result: unknown;
+  error: string | StoredError | null;
+  words_charged: number | string;
+  attempts: number;
+  accepted_key: string | null;
+  accepted_key_source: string | null;
+}
+
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+const time = (value: string | Date) => (value instanceof Date ? value.toISOString() : value);
+
+export const toMember = (row: MemberRow): MemberRecord => ({
+  id: row.id,
+  name: row.name,
+  tokenPrefix: row.token_prefix,
+  budgets: json(row.budgets),
+  createdAt: time(row.created_at),
+  revokedAt: row.revoked_at === null ? null : time(row.revoked_at),
+});
+
+export const toOperation = (row: OperationRow): OperationRecord => ({
+  memberId: row.member_id,
+  operationId: row.operation_id,
+  product: row.product,
+  fingerprint: row.fingerprint,
+  idempotencyKey: row.idempotency_key,
+  requestBody: row.request_body,
+  parentOperationId: row.parent_operation_id,
+  partIndex: row.part_index,
+  state: row.state,
+  source: row.source,
+  result: row.result === null ? null : json(row.result),
+  error: row.error === null ? null : json<StoredError>(row.error),
+  wordsCharged: Number(row.words_charged),
+  attempts: row.attempts,
+  parts: row.parts,
+  acceptedKey: row.accepted_key,
+  acceptedKeySource: row.accepted_key_source,
+});
