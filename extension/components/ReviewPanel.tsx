@@ -48,7 +48,7 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
           <ol class="items" data-testid="flagged-sentences">
             {flagged.map(({ chunk, index }) => (
               <li key={index} class={live && !live.has(index) ? 'stale' : undefined}>
-                <button type="button" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index })} title="Show in the page">
+                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index })} title="Show in the page">
                   <span class="score">{formatScore(chunk.score)}</span>
                   {chunk.text}
                   {live && !live.has(index) && <span class="muted"> (changed since the check)</span>}
@@ -84,7 +84,7 @@ function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
           <ol class="items" data-testid="source-matches">
             {matches.map(({ match, index }) => (
               <li key={index} class={live && !live.has(index) ? 'source stale' : 'source'}>
-                <button type="button" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index })}>
+                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index })} title="Show in the page">
                   {match.sentence}
                 </button>
                 <p class="muted">
@@ -159,9 +159,7 @@ export function ReviewPanel() {
             <section aria-labelledby="rewrite-heading">
               <h2 id="rewrite-heading">Rewrite</h2>
               <p class="row">
-                <label for="model" style={{ margin: 0 }}>
-                  Model
-                </label>
+                <label for="model">Model</label>
                 <select id="model" value={model} onChange={(event) => setModel(event.currentTarget.value as HumanizerModel)}>
                   {HUMANIZER_MODELS.map((option) => (
                     <option key={option} value={option}>
