@@ -9,15 +9,17 @@ import {
   RestIdempotencyKey,
   SERVER_GENERATED_KEY_SOURCE,
   UPSTREAM_HEADERS,
+  UPSTREAM_MCP_PATH,
   UPSTREAM_PATHS,
   countWords,
   type Product,
 } from '@redline/shared';
 import { BUILT_IN_CORPUS, createPlagiarismChecker, detect, humanize, type SourceDocument } from '@redline/shared/analysis';
 import { DEMO_ACCOUNTS, type AccountConfig } from './accounts.ts';
-import { FaultQueue } from './faults.ts';
+import { FaultQueue, type Fault } from './faults.ts';
 import { Ledger, type AccountState, type OperationRecord } from './ledger.ts';
 import { controlRouter } from './control.ts';
+import { mcpRouter, type OperationOutcome as Outcome } from './mcp.ts';
 
 export interface UpstreamDoubleOptions {
   accounts?: AccountConfig[];
@@ -99,6 +101,13 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
       (req, res) => handle(product, req, res),
     );
   }
+  app.use(
+    UPSTREAM_MCP_PATH,
+    mcpRouter({
+      accountForKey: (apiKey) => double.ledger.accountForKey(apiKey),
+      perform: (product, account, body, key, endpoint) => perform(product, account, body, key, undefined, endpoint),
+    }),
+  );
   app.use((_req, res) => {
     res.status(404).json({ detail: 'Not found.' });
   });
@@ -156,13 +165,31 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
       return reply(fault.status, { detail: faultMessage(fault.status) }, fault.status === 429 ? { [UPSTREAM_HEADERS.retryAfter]: String(fault.retryAfterSeconds) } : {});
     }
 
-    const serverGenerated = headerKey === undefined;
-    const key = headerKey ?? randomBytes(24).toString('base64url');
+    const outcome = await perform(product, account, body, headerKey, fault);
+    if ('drop' in outcome) return drop();
+    reply(outcome.status, outcome.body, outcome.headers);
+  }
+
+  /**
+   * One idempotent operation (upstream-api.md 3.2 and 4.2), for REST and MCP alike: the
+   * record, the state machine, the balance, the provider run and the charge.
+   */
+  async function perform(
+    product: Product,
+    account: AccountState,
+    body: never,
+    requestedKey: string | undefined,
+    fault: Fault | undefined,
+    endpoint: string = product,
+  ): Promise<Outcome> {
+    const reply = (status: number, responseBody: unknown, headers: Record<string, string> = {}): Outcome => ({ status, body: responseBody, headers });
+    const serverGenerated = requestedKey === undefined;
+    const key = requestedKey ?? randomBytes(24).toString('base64url');
     const keyHeaders: Record<string, string> = { [UPSTREAM_HEADERS.acceptedIdempotencyKey]: key };
     if (serverGenerated) keyHeaders[UPSTREAM_HEADERS.idempotencyKeySource] = SERVER_GENERATED_KEY_SOURCE;
 
     const { text } = body as { text: string };
-    const fingerprint = `${product}\n${operations[product].variant(body)}\n${sha256(text)}`;
+    const fingerprint = `${endpoint}\n${operations[product].variant(body)}\n${sha256(text)}`;
     const existing = double.ledger.record(account, key);
     if (existing) {
       if (existing.fingerprint !== fingerprint) {
@@ -206,8 +233,8 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
       return reply(503, { detail: faultMessage(503) }, keyHeaders);
     }
     double.ledger.complete(account, record, result);
-    if (fault?.kind === 'drop-after') return drop();
-    reply(200, result, keyHeaders);
+    if (fault?.kind === 'drop-after') return { drop: true };
+    return reply(200, result, keyHeaders);
   }
 
   function runProvider(account: AccountState, record: OperationRecord, body: never): unknown {
