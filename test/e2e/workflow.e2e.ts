@@ -61,3 +61,23 @@ test('the side panel rewrites with another model and remembers it', async ({ pag
   expect(settings.defaultModel).toBe('lexi');
   await panel.close();
 });
+
+test('a busy service shows a retry countdown; the retry reuses the operation', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  await page.locator('#field').click();
+  // Longer than the BFF's deadline: the BFF answers "busy" at once instead of holding the request.
+  await fetch(`${stack.doubleUrl}/__control/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify([{ fault: { kind: 'status', status: 429, retryAfterSeconds: 600 }, product: 'detector' }]),
+  });
+  await stack.run(page, 'detector');
+  await waitForToast(page, /busy.*Retry in 600 s/);
+  await waitForToast(page, /Retry in 599 s/);
+  await page.locator('redline-toast').getByRole('button', { name: 'Retry' }).click();
+  await waitForToast(page, /labelled AI/);
+  const received = await fetch(`${stack.doubleUrl}/__control/received`).then((response) => response.json());
+  const lastTwo = received.slice(-2);
+  expect(lastTwo.map((entry: { status: number }) => entry.status)).toEqual([429, 200]);
+  expect(lastTwo[0].idempotencyKey).toBe(lastTwo[1].idempotencyKey);
+});
