@@ -63,6 +63,14 @@ test('contenteditable: CSS highlights cover exactly the AI sentences; the DOM is
   await waitForToast(page, /2 sentences labelled AI/);
   expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
   expect(await editor.innerHTML()).toBe(html);
+
+  // An editor re-rendering the same text into new nodes keeps its highlights.
+  await editor.evaluate((element) => {
+    const paragraph = element.querySelector('p')!;
+    paragraph.firstChild!.replaceWith(document.createTextNode(paragraph.textContent!));
+  });
+  await expect.poll(() => highlightedTexts(page)).toEqual(AI_SENTENCES);
+  expect(await page.evaluate(() => [...CSS.highlights.values()].every((highlight) => [...highlight].every((range) => (range as Range).startContainer.isConnected)))).toBe(true);
 });
 
 test('selection on the page: only the selected text is checked', async ({ page, stack }) => {

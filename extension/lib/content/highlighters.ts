@@ -1,5 +1,6 @@
 import type { Span } from './remap.ts';
 import { AI_LEVELS, SOURCE_HIGHLIGHT, UI_CSS, aiLevel, installHighlightStyles } from './styles.ts';
+import type { DomText } from './dom-text.ts';
 import type { DomTarget, FieldTarget } from './target.ts';
 
 /** A span drawn in the page: an AI-labelled sentence or a flagged source match. */
@@ -35,6 +36,8 @@ function caretAt(x: number, y: number): { node: Node; offset: number } | undefin
 /** DOM text: the CSS Custom Highlight API paints ranges without touching the editor's DOM. */
 export class DomHighlighter implements Highlighter {
   #spans: readonly HighlightSpan[] = [];
+  /** The text model as of the last draw; every DOM change of the target leads to a redraw. */
+  #model: DomText | undefined;
   /** The highlight names this highlighter owns: AI levels, or the source style. */
   readonly #names: string[];
 
@@ -48,7 +51,7 @@ export class DomHighlighter implements Highlighter {
 
   draw(spans: readonly HighlightSpan[]): void {
     this.#spans = spans;
-    const model = this.target.model();
+    const model = (this.#model = this.target.model());
     const groups = new Map<string, Range[]>();
     for (const span of spans) {
       const range = model.range(span.start, span.end);
@@ -66,31 +69,34 @@ export class DomHighlighter implements Highlighter {
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {
     const caret = caretAt(x, y);
     if (!caret || !this.target.element.contains(caret.node)) return undefined;
-    const offset = this.target.model().offsetOf(caret.node, caret.offset);
+    const offset = this.#current().offsetOf(caret.node, caret.offset);
     if (offset === undefined) return undefined;
     const span = this.#spans.find((candidate) => contains(candidate, offset));
     // caret-from-point snaps to the nearest character: only count it if the point is on the span.
-    const rect = span && this.rectOf(span);
-    return span && rect && pointInRects(this.#rects(span), x, y) ? span : undefined;
+    return span && pointInRects(this.#rects(span), x, y) ? span : undefined;
   }
 
   spanAtCaret(): HighlightSpan | undefined {
     const selection = document.getSelection();
     if (!selection?.rangeCount || !this.target.element.contains(selection.anchorNode)) return undefined;
-    const offset = this.target.model().offsetOf(selection.anchorNode!, selection.anchorOffset);
+    const offset = this.#current().offsetOf(selection.anchorNode!, selection.anchorOffset);
     return offset === undefined ? undefined : this.#spans.find((candidate) => contains(candidate, offset));
   }
 
+  #current(): DomText {
+    return (this.#model ??= this.target.model());
+  }
+
   #rects(span: HighlightSpan): DOMRect[] {
-    return [...(this.target.model().range(span.start, span.end)?.getClientRects() ?? [])];
+    return [...(this.#current().range(span.start, span.end)?.getClientRects() ?? [])];
   }
 
   rectOf(span: HighlightSpan): DOMRect | undefined {
-    return this.target.model().range(span.start, span.end)?.getBoundingClientRect();
+    return this.#current().range(span.start, span.end)?.getBoundingClientRect();
   }
 
   select(span: HighlightSpan): void {
-    const range = this.target.model().range(span.start, span.end);
+    const range = this.#current().range(span.start, span.end);
     if (!range) return;
     if (this.target.kind === 'editor') this.target.element.focus({ preventScroll: true });
     const selection = document.getSelection()!;
@@ -101,6 +107,7 @@ export class DomHighlighter implements Highlighter {
 
   clear(): void {
     this.#spans = [];
+    this.#model = undefined;
     for (const name of this.#names) CSS.highlights.delete(name);
   }
 }

@@ -139,11 +139,18 @@ export class PageSession {
     }
   }
 
-  /** The text changed: move spans with it, drop the ones the edit touched, tell the side panel. */
+  /**
+   * The target changed: move spans with the text, drop the ones an edit touched, tell the side
+   * panel. Highlights are redrawn even when the text is the same, because an editor may have
+   * replaced the DOM nodes the old ranges pointed into.
+   */
   #resync(): void {
     for (const tracked of this.#tracked.values()) {
       const text = tracked.target.readText();
-      if (text === tracked.text) continue;
+      if (text === tracked.text) {
+        if (tracked.target.kind !== 'field') tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
+        continue;
+      }
       tracked.spans = remapSpans(tracked.text, text, tracked.spans);
       tracked.text = text;
       tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
