@@ -11,7 +11,8 @@ import type { TabCheck } from '../lib/tab-state.ts';
 import { Elapsed } from './Elapsed.tsx';
 import { useReviewedTab, useTabState } from './useTabState.ts';
 
-const send = (tabId: number, command: ContentCommand) => browser.tabs.sendMessage(tabId, command).catch(() => undefined);
+/** To the frame that holds the check's text (the page itself when unknown). */
+const send = (tabId: number, command: ContentCommand, frameId = 0) => browser.tabs.sendMessage(tabId, command, { frameId }).catch(() => undefined);
 
 function Status({ check, label }: { check: TabCheck; label: string }) {
   if (check.status === 'checking') {
@@ -48,7 +49,7 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
           <ol class="items" data-testid="flagged-sentences">
             {flagged.map(({ chunk, index }) => (
               <li key={index} class={live && !live.has(index) ? 'stale' : undefined}>
-                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index })} title="Show in the page">
+                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index }, check.frameId)} title="Show in the page">
                   <span class="score">{formatScore(chunk.score)}</span>
                   {chunk.text}
                   {live && !live.has(index) && <span class="muted"> (changed since the check)</span>}
@@ -58,7 +59,7 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
           </ol>
         </>
       )}
-      <button type="button" onClick={() => void send(tabId, { type: 'run', product: 'detector' })}>
+      <button type="button" onClick={() => void send(tabId, { type: 'run', product: 'detector', targeted: true }, check.frameId)}>
         Re-check
       </button>
     </section>
@@ -84,7 +85,7 @@ function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
           <ol class="items" data-testid="source-matches">
             {matches.map(({ match, index }) => (
               <li key={index} class={live && !live.has(index) ? 'source stale' : 'source'}>
-                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index })} title="Show in the page">
+                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index }, check.frameId)} title="Show in the page">
                   {match.sentence}
                 </button>
                 <p class="muted">
@@ -130,7 +131,7 @@ export function ReviewPanel() {
   const humanizeWith = async (chosen: HumanizerModel) => {
     setModel(chosen);
     await updateSettings({ defaultModel: chosen }); // remembered for the next rewrite
-    if (tabId !== undefined) await send(tabId, { type: 'run', product: 'humanizer' });
+    if (tabId !== undefined) await send(tabId, { type: 'run', product: 'humanizer', targeted: true }, checks.humanizer?.frameId);
   };
   useEffect(() => {
     setDecisions({});

@@ -28,9 +28,9 @@ export interface RewriteReviewProps {
   onEdit(index: number, text: string | undefined): void;
 }
 
-const apply = async (tabId: number, index: number, replacement: string): Promise<ApplyOutcome> => {
+const apply = async (tabId: number, frameId: number, index: number, replacement: string): Promise<ApplyOutcome> => {
   const command: ContentCommand = { type: 'apply', index, replacement };
-  const reply = (await browser.tabs.sendMessage(tabId, command).catch(() => undefined)) as { outcome?: ApplyOutcome } | undefined;
+  const reply = (await browser.tabs.sendMessage(tabId, command, { frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome } | undefined;
   return reply?.outcome ?? 'withdrawn';
 };
 
@@ -43,7 +43,7 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
   const decisionOf = (suggestion: Suggestion): Decision => decisions[suggestion.index] ?? (live && !live.has(suggestion.index) ? 'withdrawn' : 'pending');
 
   const accept = async (suggestion: Suggestion) => {
-    const outcome = await apply(tabId, suggestion.index, edits[suggestion.index] ?? suggestion.suggestion);
+    const outcome = await apply(tabId, check.frameId, suggestion.index, edits[suggestion.index] ?? suggestion.suggestion);
     onDecide(suggestion.index, outcome === 'applied' ? 'accepted' : 'withdrawn');
     setEditing(undefined);
   };

@@ -11,23 +11,34 @@ const MENU: Record<string, { product: ProductName; title: string }> = {
   'check-sources': { product: 'plagiarism', title: 'Check sources' },
 };
 
-async function sendToTab(tabId: number, command: ContentCommand): Promise<void> {
+async function sendToTab(tabId: number, command: ContentCommand, frameId?: number): Promise<void> {
   try {
-    await browser.tabs.sendMessage(tabId, command);
+    await browser.tabs.sendMessage(tabId, command, frameId === undefined ? undefined : { frameId });
   } catch {
     // No content script in this tab (a browser page, or the store): nothing to do there.
   }
 }
 
-/** Starts a check in a tab: the content script captures the text and asks back with `check`. */
-async function runInTab(tabId: number, product: ProductName): Promise<void> {
-  await sendToTab(tabId, { type: 'run', product });
+/**
+ * Starts a check in a tab: the content script captures the text and asks back with `check`.
+ * Without a frame (keyboard commands), every frame hears it and only the one holding the
+ * focus acts (the top frame when none does); a context-menu click names its frame.
+ */
+async function runInTab(tabId: number, product: ProductName, frameId?: number): Promise<void> {
+  await sendToTab(tabId, { type: 'run', product, targeted: frameId !== undefined }, frameId);
 }
 
-async function handleCheck(message: ToBackground & { type: 'check' }, tab: Browser.tabs.Tab): Promise<CheckReply> {
+async function handleCheck(message: ToBackground & { type: 'check' }, tab: Browser.tabs.Tab, frameId: number): Promise<CheckReply> {
   const tabId = tab.id!;
   const url = tab.url ?? '';
-  const started = { product: message.product, operationId: message.operationId, words: message.words, startedAt: Date.now(), text: message.text };
+  const started = {
+    product: message.product,
+    operationId: message.operationId,
+    words: message.words,
+    startedAt: Date.now(),
+    text: message.text,
+    frameId,
+  };
   await setTabCheck(tabId, url, { ...started, status: 'checking' });
   const [settings, token] = await Promise.all([getSettings(), tokenItem.getValue()]);
   const result = await runCheck({ url: settings.bffUrl, token }, message);
@@ -55,7 +66,7 @@ export default defineBackground(() => {
 
   browser.contextMenus.onClicked.addListener((info, tab) => {
     const entry = MENU[String(info.menuItemId)];
-    if (entry && tab?.id !== undefined) void runInTab(tab.id, entry.product);
+    if (entry && tab?.id !== undefined) void runInTab(tab.id, entry.product, info.frameId);
   });
 
   browser.commands.onCommand.addListener((command, tab) => {
@@ -80,7 +91,7 @@ export default defineBackground(() => {
     const message = parsed.data;
     if (message.type === 'check') {
       if (!sender.tab?.id) return Promise.resolve<CheckReply>({ ok: false, error: { code: 'invalid_request', message: 'Checks come from a page.' } });
-      return handleCheck(message, sender.tab);
+      return handleCheck(message, sender.tab, sender.frameId ?? 0);
     }
     if (message.type === 'live' && sender.tab?.id !== undefined) {
       return setLiveItems(sender.tab.id, message.product, message.indices);

@@ -23,7 +23,8 @@ export type CheckRequest = z.infer<typeof CheckRequest>;
 
 /** Background → content (and extension pages → content). */
 export const ContentCommand = z.union([
-  z.object({ type: z.literal('run'), product: PRODUCT }),
+  /** `targeted`: sent to this frame on purpose (context menu, side panel), so it acts without the focus. */
+  z.object({ type: z.literal('run'), product: PRODUCT, targeted: z.optional(z.boolean()) }),
   z.object({ type: z.literal('reveal'), product: PRODUCT, index: z.number() }),
   /** Put an accepted (possibly edited) suggestion of the last rewrite into the editor. */
   z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string() }),

@@ -10,6 +10,8 @@ export interface TabCheck {
   words: number;
   startedAt: number;
   finishedAt?: number;
+  /** The frame of the tab whose text was checked (0: the page itself). */
+  frameId: number;
   /** The text as it was sent; results index into it. */
   text: string;
   response?: unknown;

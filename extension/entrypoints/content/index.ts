@@ -2,9 +2,22 @@ import { browser } from 'wxt/browser';
 import { ContentCommand, isOwnSender } from '../../lib/messages.ts';
 import { PageSession } from '../../lib/content/session.ts';
 
+/**
+ * Whether this frame is where the user is: it has the focus and has not passed it on to a
+ * child frame. With no focus anywhere in the tab (a command from the side panel), the top
+ * frame answers.
+ */
+function holdsFocus(): boolean {
+  const inChildFrame = document.activeElement instanceof HTMLIFrameElement || document.activeElement instanceof HTMLFrameElement;
+  if (document.hasFocus()) return !inChildFrame;
+  return window === window.top;
+}
+
 export default defineContentScript({
   matches: ['<all_urls>'],
   runAt: 'document_idle',
+  // Editors such as TinyMCE and CKEditor 4 live in iframes.
+  allFrames: true,
   main() {
     // Nothing runs until a command arrives: no timers, no observers while idle.
     let session: PageSession | undefined;
@@ -16,6 +29,7 @@ export default defineContentScript({
       session ??= new PageSession();
       switch (command.type) {
         case 'run':
+          if (!command.targeted && !holdsFocus()) return undefined;
           void session.run(command.product);
           return Promise.resolve({ ok: true });
         case 'reveal':
@@ -23,7 +37,7 @@ export default defineContentScript({
         case 'apply':
           return session.apply(command.index, command.replacement).then((outcome) => ({ ok: outcome === 'applied', outcome }));
         case 'ping':
-          return Promise.resolve({ ok: true, url: location.href });
+          return window === window.top ? Promise.resolve({ ok: true, url: location.href }) : undefined;
       }
     });
   },

@@ -22,6 +22,8 @@ const PAGES: Record<string, string> = {
   codemirror: '<h1>CodeMirror 6</h1><div id="editor"></div>',
   quill: '<h1>Quill</h1><div id="editor"></div>',
   lexical: '<h1>Lexical</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  framed: '<h1>An editor in an iframe</h1><input id="title" type="text" value="A title, written by me."><iframe id="frame" src="./frame.html" style="width: 100%; height: 260px;"></iframe>',
+  frame: '<div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
 };
 
 export async function buildPages(): Promise<void> {

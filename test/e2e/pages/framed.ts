@@ -1,0 +1,2 @@
+// The page around the iframe: nothing to set up.
+export {};
