@@ -1,5 +1,4 @@
 import { test, expect } from './fixtures.ts';
-import { waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
 
 test('an editor inside an iframe: the focused frame is checked, reviewed and edited', async ({ page, stack }) => {
