@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,7 +62,12 @@ async function startBffProcess(port: number): Promise<{ child: ChildProcess; url
 
 it('resumes an operation interrupted by a crash, and charges it once', async () => {
   const control = upstreamControl(double.url);
-  const port = 20_000 + (process.pid % 20_000);
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
   await control.addFaults([{ fault: { kind: 'delay', delayMs: 1500 } }]);
 
   const first = await startBffProcess(port);
