@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OperationRecord, StoredError } from './ledger.ts';
-import { toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 /**
  * The ledger in PostgreSQL, for deployments with several BFF instances. Instances may
@@ -123,18 +123,7 @@ export class PostgresLedger implements Ledger {
              parent_operation_id, part_index, parts, state, source)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
            ON CONFLICT (member_id, operation_id) DO NOTHING`,
-          [
-            operation.memberId,
-            operation.operationId,
-            operation.product,
-            operation.fingerprint,
-            operation.idempotencyKey,
-            operation.requestBody,
-            operation.parentOperationId,
-            operation.partIndex,
-            operation.parts,
-            operation.source,
-          ],
+          newOperationValues(operation),
         );
         if (rowCount === 0 && index === 0) {
           await client.query('ROLLBACK');

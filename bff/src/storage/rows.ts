@@ -1,5 +1,5 @@
 import type { Product } from '@redline/shared';
-import type { MemberRecord, OperationRecord, StoredError } from './ledger.ts';
+import type { MemberRecord, NewOperation, OperationRecord, StoredError } from './ledger.ts';
 
 /**
  * Rows as both SQL ledgers store them (the same column names). SQLite hands JSON back as
@@ -67,3 +67,17 @@ export const toOperation = (row: OperationRow): OperationRecord => ({
   acceptedKey: row.accepted_key,
   acceptedKeySource: row.accepted_key_source,
 });
+
+/** A new operation's values in the column order both ledgers insert them. */
+export const newOperationValues = (operation: NewOperation) => [
+  operation.memberId,
+  operation.operationId,
+  operation.product,
+  operation.fingerprint,
+  operation.idempotencyKey,
+  operation.requestBody,
+  operation.parentOperationId,
+  operation.partIndex,
+  operation.parts,
+  operation.source,
+];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OperationRecord, StoredError } from './ledger.ts';
-import { toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 const MIGRATIONS = [
   `CREATE TABLE members (
@@ -112,20 +112,7 @@ export class SqliteLedger implements Ledger {
     );
     return this.#db.transaction(() => {
       for (const [index, operation] of operations.entries()) {
-        const { changes } = insert.run(
-          operation.memberId,
-          operation.operationId,
-          operation.product,
-          operation.fingerprint,
-          operation.idempotencyKey,
-          operation.requestBody,
-          operation.parentOperationId,
-          operation.partIndex,
-          operation.parts,
-          operation.source,
-          now,
-          now,
-        );
+        const { changes } = insert.run(...newOperationValues(operation), now, now);
         if (changes === 0 && index === 0) return false;
       }
       return true;
