@@ -48,8 +48,15 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
     setEditing(undefined);
   };
   const acceptAll = async () => {
-    // Last first, so that each replacement leaves the offsets of the ones before it alone.
-    for (const suggestion of [...suggestions].reverse()) if (decisionOf(suggestion) === 'pending') await accept(suggestion);
+    const items = suggestions
+      .filter((suggestion) => decisionOf(suggestion) === 'pending')
+      .map((suggestion) => ({ index: suggestion.index, replacement: edits[suggestion.index] ?? suggestion.suggestion }));
+    const command: ContentCommand = { type: 'apply-all', items };
+    const reply = (await browser.tabs.sendMessage(tabId, command, { frameId: check.frameId }).catch(() => undefined)) as
+      | { outcomes?: Record<number, ApplyOutcome> }
+      | undefined;
+    for (const { index } of items) onDecide(index, reply?.outcomes?.[index] === 'applied' ? 'accepted' : 'withdrawn');
+    setEditing(undefined);
   };
 
   if (!response) return null;

@@ -28,6 +28,8 @@ export const ContentCommand = z.union([
   z.object({ type: z.literal('reveal'), product: PRODUCT, index: z.number() }),
   /** Put an accepted (possibly edited) suggestion of the last rewrite into the editor. */
   z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string() }),
+  /** Accept all: the pending suggestions at once. */
+  z.object({ type: z.literal('apply-all'), items: z.array(z.object({ index: z.number(), replacement: z.string() })) }),
   z.object({ type: z.literal('ping') }),
 ]);
 export type ContentCommand = z.infer<typeof ContentCommand>;

@@ -156,3 +156,34 @@ test('sources: distinct highlights, a card, links that open safely, and one expo
   expect(htmlText).toContain('rejected');
   await panel.close();
 });
+
+const SECOND_ORIGINAL = 'Moreover, organizations must navigate the complexities of an ever-evolving technological paradigm.';
+const SECOND_SUGGESTION = 'Moreover, organizations must work through an ever-evolving technological paradigm.';
+
+test('accept all in a textarea is one edit: a single undo restores the original', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  await field.click();
+  const before = await field.inputValue();
+  const panel = await humanize(page, stack, /2 suggestions/);
+  await panel.getByRole('button', { name: 'Accept all (2)' }).click();
+  await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']);
+  await expect.poll(() => field.inputValue()).toBe(before.replace(ORIGINAL, SUGGESTION).replace(SECOND_ORIGINAL, SECOND_SUGGESTION));
+  await page.bringToFront();
+  await field.focus();
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => field.inputValue()).toBe(before);
+  await panel.close();
+});
+
+test('accept all in a rich editor applies every suggestion to its model', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/tiptap.html`);
+  await page.locator('.ProseMirror').click();
+  const text = () => page.evaluate(() => (window as unknown as { editorText(): string }).editorText());
+  const before = await text();
+  const panel = await humanize(page, stack, /2 suggestions/);
+  await panel.getByRole('button', { name: 'Accept all (2)' }).click();
+  await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']);
+  await expect.poll(text).toBe(before.replace(ORIGINAL, SUGGESTION).replace(SECOND_ORIGINAL, SECOND_SUGGESTION));
+  await panel.close();
+});

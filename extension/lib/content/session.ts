@@ -226,6 +226,45 @@ export class PageSession {
     return 'applied';
   }
 
+  /**
+   * Accept all: in a plain field, one edit over the span from the first to the last
+   * suggestion (the text between them re-inserted as it was), so one undo restores the
+   * original. In rich editors each suggestion is its own edit, last first, so that formatting
+   * between suggestions is left alone; editors that group quick edits undo them together.
+   */
+  async applyAll(items: { index: number; replacement: string }[]): Promise<Record<number, ApplyOutcome>> {
+    this.#resync();
+    const tracked = this.#tracked.get('humanizer');
+    const outcomes: Record<number, ApplyOutcome> = {};
+    if (!tracked) {
+      for (const item of items) outcomes[item.index] = 'no-rewrite';
+      return outcomes;
+    }
+    const found = items
+      .map((item) => ({ ...item, span: tracked.spans.find((candidate) => candidate.index === item.index) }))
+      .filter((item): item is typeof item & { span: TrackedSpan } => {
+        if (!item.span) outcomes[item.index] = 'withdrawn';
+        return item.span !== undefined;
+      })
+      .sort((a, b) => a.span.start - b.span.start);
+    if (found.length === 0) return outcomes;
+    if (tracked.target.kind === 'field') {
+      const text = tracked.text;
+      let combined = '';
+      found.forEach((item, position) => {
+        combined += item.replacement;
+        const next = found[position + 1];
+        if (next) combined += text.slice(item.span.end, next.span.start);
+      });
+      const applied = await replaceRange(tracked.target, found[0]!.span.start, found.at(-1)!.span.end, combined);
+      for (const item of found) outcomes[item.index] = applied ? 'applied' : 'withdrawn';
+    } else {
+      for (const item of [...found].reverse()) outcomes[item.index] = await this.apply(item.index, item.replacement);
+    }
+    this.#resync();
+    return outcomes;
+  }
+
   #untrack(product: ProductName): void {
     const tracked = this.#tracked.get(product);
     if (!tracked) return;
