@@ -16,7 +16,7 @@ import {
 import { HttpError, productName, upstreamErrors } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Ledger, MemberRecord, NewOperation, OperationRecord } from '../storage/ledger.ts';
+import type { Completion, Ledger, MemberRecord, NewOperation, OperationRecord } from '../storage/ledger.ts';
 import type { Forwarder } from '../upstream/forwarder.ts';
 import { mergeDetections, mergeHumanizations, mergePlagiarismChecks, splitDocument } from './documents.ts';
 
@@ -248,7 +248,7 @@ export class OperationEngine {
       throw error;
     }
     const wordsCharged = wordsOf(record.product, parsed.data);
-    await ledger.completeOperation(record.memberId, record.operationId, {
+    const completed = await this.#complete(record, {
       result: parsed.data,
       source: forwarder.source,
       wordsCharged,
@@ -261,7 +261,23 @@ export class OperationEngine {
     metrics.operations.inc({ product: record.product, outcome: 'completed' });
     metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
     if (record.parentOperationId === null) logger.info({ ...log, wordsCharged, source: forwarder.source }, 'operation completed');
-    return (await ledger.findOperation(record.memberId, record.operationId))!;
+    return completed;
+  }
+
+  /** Records the completion and returns the record as the ledger now holds it, without reading it back. */
+  async #complete(record: OperationRecord, completion: Completion): Promise<OperationRecord> {
+    await this.options.ledger.completeOperation(record.memberId, record.operationId, completion);
+    return {
+      ...record,
+      state: 'completed',
+      result: completion.result,
+      source: completion.source,
+      error: null,
+      wordsCharged: completion.wordsCharged,
+      requestBody: null,
+      acceptedKey: completion.acceptedKey ?? null,
+      acceptedKeySource: completion.acceptedKeySource ?? null,
+    };
   }
 
   /** A large document: its parts run with bounded concurrency, then merge into one result. */
@@ -299,13 +315,9 @@ export class OperationEngine {
         : parent.product === 'humanizer'
           ? mergeHumanizations(document, results as HumanizeResponse[])
           : mergePlagiarismChecks(document, results as PlagiarismResponse[]);
-    await ledger.completeOperation(parent.memberId, parent.operationId, {
-      result: merged,
-      source: forwarder.source,
-      wordsCharged: wordsOf(parent.product, merged),
-    });
+    const completed = await this.#complete(parent, { result: merged, source: forwarder.source, wordsCharged: wordsOf(parent.product, merged) });
     logger.info({ operationId: parent.operationId, product: parent.product, parts: parts.length }, 'document operation completed');
-    return (await ledger.findOperation(parent.memberId, parent.operationId))!;
+    return completed;
   }
 
   #outcome({ record, replayed }: Settled): OperationOutcome {
