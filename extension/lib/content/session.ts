@@ -3,7 +3,7 @@ import { countWords } from '@redline/shared/text';
 import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
 import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
-import { replaceRange } from './apply.ts';
+import { replaceRange, selectText } from './apply.ts';
 import { Card } from './card.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
 import { remapSpans, type Span } from './remap.ts';
@@ -209,7 +209,7 @@ export class PageSession {
       return false;
     }
     if (tracked.highlighter) tracked.highlighter.select(span as HighlightSpan);
-    else void selectOnly(tracked.target, span);
+    else selectText(tracked.target, span.start, span.end, { focus: false })?.scrollIntoView({ block: 'center', behavior: 'instant' });
     return true;
   }
 
@@ -315,22 +315,6 @@ export class PageSession {
   #dismiss() {
     return { label: 'Dismiss', run: () => this.#toast.hide() };
   }
-}
-
-async function selectOnly(target: Target, span: Span): Promise<void> {
-  if (target.kind === 'field') {
-    const field = (target as FieldTarget).element;
-    field.focus({ preventScroll: true });
-    field.setSelectionRange(span.start, span.end);
-    field.scrollIntoView({ block: 'center', behavior: 'instant' });
-    return;
-  }
-  const range = (target as DomTarget).model().range(span.start, span.end);
-  if (!range) return;
-  const selection = document.getSelection()!;
-  selection.removeAllRanges();
-  selection.addRange(range);
-  (range.startContainer.parentElement ?? target.element).scrollIntoView({ block: 'center', behavior: 'instant' });
 }
 
 function hostOf(link: string | undefined): string {
