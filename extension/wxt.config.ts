@@ -18,9 +18,10 @@ export default defineConfig({
     build: {
       sourcemap: false,
       rollupOptions: {
-        // zod ships comments Rollup cannot place; they are only dropped, harmlessly.
-        onwarn(warning, warn) {
-          if (warning.code !== 'INVALID_ANNOTATION') warn(warning);
+        // zod ships comments Rollup cannot place; they are only dropped, harmlessly. (`onLog`,
+        // not `onwarn`: WXT's builds pass these logs on before any `onwarn` sees them.)
+        onLog(level, log, handler) {
+          if (log.code !== 'INVALID_ANNOTATION') handler(level, log);
         },
       },
     },
@@ -35,6 +36,20 @@ export default defineConfig({
       'check-sources': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Check sources' },
     },
     ...(browser === 'firefox' ? {} : { key: CHROME_PUBLIC_KEY }),
-    ...(browser === 'firefox' ? { browser_specific_settings: { gecko: { id: 'redline@example.org', strict_min_version: '128.0' } } } : {}),
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: 'redline@example.org',
+              // 140: the first release that reads data_collection_permissions.
+              strict_min_version: '140.0',
+              // The text you check leaves the browser for your team's BFF (and its service).
+              data_collection_permissions: { required: ['websiteContent'] },
+            },
+            // Firefox for Android reads data_collection_permissions from 142 on.
+            gecko_android: { strict_min_version: '142.0' },
+          },
+        }
+      : {}),
   }),
 });

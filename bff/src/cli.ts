@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { PRODUCTS, type Product } from '@redline/shared';
 import { ConfigError, loadConfig } from './config.ts';
-import { createMember } from './members.ts';
+import { createSignInLink } from './console/links.ts';
+import { createLogger } from './logging.ts';
+import { createMember, revokeMember } from './members.ts';
 import type { Budgets } from './storage/ledger.ts';
 import { openLedger } from './storage/open.ts';
 
@@ -12,19 +14,27 @@ const USAGE = `Usage: npm run members -- <command>
   list
       Lists members (id, name, token prefix, budgets, created, revoked).
   revoke ID_OR_NAME
-      Revokes a member's token at once.
+      Revokes a member's token and MCP sign-ins (OAuth grants) at once.
+  link ID_OR_NAME
+      Prints a one-time sign-in link to the team console (/console) for that member
+      (valid 24 hours, once). The address is BFF_PUBLIC_URL, or http://BFF_HOST:BFF_PORT.
 
 The ledger is BFF_DATA_DIR/bff.sqlite (default data/bff.sqlite), or PostgreSQL at BFF_DATABASE_URL.`;
 
-function fail(message: string): never {
-  console.error(`members: ${message}\n\n${USAGE}`);
+/** One line saying what went wrong, one line saying where to look; never the whole usage. */
+function fail(message: string, hint = 'Run "npm run members -- --help" for the commands and options.'): never {
+  console.error(`members: ${message.replace(/\s*\n\s*/g, ' ')}\n${hint}`);
   process.exit(2);
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { budget: { type: 'string', multiple: true }, help: { type: 'boolean' } },
-});
+const parsed = (() => {
+  try {
+    return parseArgs({ allowPositionals: true, options: { budget: { type: 'string', multiple: true }, help: { type: 'boolean' } } });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+const { positionals, values } = parsed;
 
 if (values.help || positionals.length === 0) {
   console.log(USAGE);
@@ -35,10 +45,12 @@ let config;
 try {
   config = loadConfig();
 } catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
+  if (error instanceof ConfigError) fail(error.message, 'Fix the environment variable named above (the README lists them).');
   throw error;
 }
-const ledger = await openLedger(config);
+const ledger = await openLedger(config, { logger: createLogger('warn') }).catch((error: Error) =>
+  fail(`cannot open the ledger: ${error.message}`, 'Check BFF_DATA_DIR or BFF_DATABASE_URL, and that the BFF can reach it.'),
+);
 const [command, argument] = positionals;
 
 try {
@@ -51,7 +63,9 @@ try {
         if (!match || !PRODUCTS.includes(match[1] as Product)) fail(`--budget must look like detector=5000 (products: ${PRODUCTS.join(', ')}), not "${entry}"`);
         budgets[match[1] as Product] = Number(match[2]);
       }
-      const { member, token } = await createMember(ledger, argument, budgets).catch((error: Error) => fail(error.message));
+      const { member, token } = await createMember(ledger, argument, budgets).catch((error: Error) =>
+        fail(error.message, 'Choose another name, or list the members with: npm run members -- list'),
+      );
       console.log(`Member "${member.name}" (${member.id}) created.\n\nToken (shown once, not stored; give it to the member):\n\n  ${token}\n`);
       break;
     }
@@ -66,8 +80,22 @@ try {
     }
     case 'revoke': {
       if (!argument) fail('revoke needs a member id or name');
-      if (!(await ledger.revokeMember(argument))) fail(`no active member with id or name "${argument}"`);
-      console.log(`Revoked ${argument}. Its token no longer works.`);
+      const member = (await ledger.listMembers()).find((candidate) => !candidate.revokedAt && (candidate.id === argument || candidate.name === argument));
+      if (!(await revokeMember(ledger, argument, config.databaseUrl))) fail(`no active member with id or name "${argument}".`, 'List the members with: npm run members -- list');
+      // Their OAuth tokens are refused from now on anyway (grants check the member); this records it.
+      const grants = member ? await (await ledger.oauthStore()).revokeMemberGrants(member.id, Date.now()) : 0;
+      console.log(`Revoked ${argument}. Its token no longer works${grants ? `, nor its ${grants} MCP sign-in${grants === 1 ? '' : 's'}` : ''}.`);
+      break;
+    }
+    case 'link': {
+      if (!argument) fail('link needs a member id or name');
+      const member = (await ledger.listMembers()).find((candidate) => !candidate.revokedAt && (candidate.id === argument || candidate.name === argument));
+      if (!member) fail(`no active member with id or name "${argument}"`);
+      const origin = config.publicUrl ? new URL(config.publicUrl).origin : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+      const store = await ledger.consoleStore();
+      const link = await createSignInLink(store, member.id, 'cli', origin, Date.now());
+      await store.audit({ at: Date.now(), actorId: null, actorName: 'server (npm run members)', action: 'sign_in_link_created', target: member.id, detail: { name: member.name, expiresAt: link.expiresAt }, address: 'local' });
+      console.log(`One-time console sign-in link for "${member.name}" (${member.role}), valid until ${new Date(link.expiresAt).toISOString()}:\n\n  ${link.url}\n`);
       break;
     }
     default:

@@ -27,9 +27,13 @@ const Env = z.object({
   UPSTREAM_API_KEY_FILE: z.string().min(1).optional(),
   BFF_OFFLINE_SOURCES_DIR: z.string().optional(),
   BFF_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'BFF_DATABASE_URL must be a postgres:// URL').optional(),
+  BFF_DATABASE_POOL_SIZE: positiveInt(10),
+  BFF_DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'BFF_DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _)').default('public'),
+  BFF_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'BFF_REDIS_URL must be a redis:// or rediss:// URL').optional(),
   BFF_MAX_DOCUMENT_CHARACTERS: positiveInt(1_000_000),
-  BFF_MAX_BODY_BYTES: positiveInt(16 * 1024 * 1024),
+  BFF_MAX_BODY_BYTES: z.coerce.number().int().positive().optional(),
   BFF_PART_CONCURRENCY: positiveInt(3),
+  BFF_OFFLINE_THREADS: z.coerce.number().int().positive().optional(),
   BFF_MEMBER_RATE_LIMIT: positiveInt(120),
   BFF_MEMBER_RATE_WINDOW_SECONDS: positiveInt(60),
   BFF_REQUEST_DEADLINE_MS: positiveInt(180_000),
@@ -38,6 +42,19 @@ const Env = z.object({
   BFF_BACKOFF_BASE_MS: positiveInt(250),
   BFF_BACKOFF_CAP_MS: positiveInt(8_000),
   BFF_SHUTDOWN_GRACE_MS: positiveInt(30_000),
+  BFF_RESULT_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  BFF_PURGE_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  BFF_LEDGER_PROBE_SECONDS: z.coerce.number().positive().default(1),
+  BFF_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'BFF_PUBLIC_URL must be an http(s) URL' })
+    .refine((value) => new URL(value).pathname === '/' && !new URL(value).search, 'BFF_PUBLIC_URL must be an origin such as https://redline.example.com (no path)')
+    .optional(),
+  BFF_OAUTH_ACCESS_TOKEN_SECONDS: positiveInt(600),
+  BFF_OAUTH_REFRESH_TOKEN_DAYS: positiveInt(30),
+  BFF_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  BFF_BODY_TIMEOUT_MS: positiveInt(30_000),
+  BFF_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
+  BFF_MAX_CONNECTIONS: positiveInt(512),
   BFF_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -49,6 +66,16 @@ export interface RetryPolicy {
   backoffCapMs: number;
 }
 
+export interface HttpLimits {
+  /** Time for a client to send the request headers. */
+  headersTimeoutMs: number;
+  /** Time for a client to send the whole request, headers and body (not the time to answer it). */
+  bodyTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
+}
+
 export interface BffConfig {
   host: string;
   port: number;
@@ -56,6 +83,12 @@ export interface BffConfig {
   databaseFile: string;
   /** PostgreSQL instead of the SQLite file, for several instances. */
   databaseUrl?: string;
+  /** The PostgreSQL schema holding the ledger's tables. */
+  databaseSchema: string;
+  /** Connections this instance keeps to PostgreSQL at most. */
+  databasePoolSize: number;
+  /** Redis for state shared by instances (rate limits); per-instance state when absent. */
+  redisUrl?: string;
   allowedOrigins: string[];
   /** Absent in offline mode. */
   upstream?: { baseUrl: string; apiKey: string };
@@ -63,13 +96,33 @@ export interface BffConfig {
   maxDocumentCharacters: number;
   maxBodyBytes: number;
   partConcurrency: number;
+  /** Worker threads for offline analysis; unset: the cores beside the event loop, 1 to 4. */
+  offlineThreads?: number | undefined;
   memberRateLimit: { requests: number; windowMs: number };
   retry: RetryPolicy;
   shutdownGraceMs: number;
+  /** Settled results are reduced to metadata after this long. */
+  resultRetentionHours: number;
+  /** How often the purge (and SQLite's log truncation) runs. */
+  purgeIntervalMs: number;
+  /** How often an unavailable ledger is probed for recovery. */
+  ledgerProbeMs: number;
+  /** Connection limits of the HTTP server. */
+  http: HttpLimits;
   logLevel: z.infer<typeof Env>['BFF_LOG_LEVEL'];
+  /** The origin clients reach this BFF at; MCP OAuth tokens are bound to `<publicUrl>/mcp`. Unset: the listening address. */
+  publicUrl?: string;
+  oauth: { accessTokenSeconds: number; refreshTokenDays: number };
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The largest body a document of `characters` can need: 12 bytes per character (a character
+ * outside the BMP written as two JSON \\u escapes) plus room for the other fields. A larger
+ * body cannot hold an acceptable text, so it is refused before it is read.
+ */
+export const bodyBytesFor = (characters: number) => characters * 12 + 64 * 1024;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
   const parsed = Env.safeParse(env);
@@ -90,6 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     }
     if (!apiKey) throw new ConfigError(`UPSTREAM_API_KEY_FILE (${e.UPSTREAM_API_KEY_FILE}) is empty.`);
   }
+  if (e.BFF_HEADERS_TIMEOUT_MS > e.BFF_BODY_TIMEOUT_MS) {
+    throw new ConfigError('BFF_HEADERS_TIMEOUT_MS must not be longer than BFF_BODY_TIMEOUT_MS (the body timeout covers the headers too).');
+  }
   if (apiKey && !e.UPSTREAM_BASE_URL) throw new ConfigError('An upstream API key is set but UPSTREAM_BASE_URL is not.');
   if (e.UPSTREAM_BASE_URL && !apiKey) {
     throw new ConfigError('UPSTREAM_BASE_URL is set but no API key: set UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE (or unset UPSTREAM_BASE_URL for offline mode).');
@@ -100,12 +156,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     dataDir: e.BFF_DATA_DIR,
     databaseFile: path.join(e.BFF_DATA_DIR, 'bff.sqlite'),
     databaseUrl: e.BFF_DATABASE_URL,
+    databaseSchema: e.BFF_DATABASE_SCHEMA,
+    databasePoolSize: e.BFF_DATABASE_POOL_SIZE,
+    redisUrl: e.BFF_REDIS_URL,
     allowedOrigins: e.BFF_ALLOWED_ORIGINS,
     upstream: apiKey && e.UPSTREAM_BASE_URL ? { baseUrl: e.UPSTREAM_BASE_URL.replace(/\/+$/, ''), apiKey } : undefined,
     offlineSourcesDir: e.BFF_OFFLINE_SOURCES_DIR,
     maxDocumentCharacters: e.BFF_MAX_DOCUMENT_CHARACTERS,
-    maxBodyBytes: e.BFF_MAX_BODY_BYTES,
+    maxBodyBytes: e.BFF_MAX_BODY_BYTES ?? bodyBytesFor(e.BFF_MAX_DOCUMENT_CHARACTERS),
     partConcurrency: e.BFF_PART_CONCURRENCY,
+    offlineThreads: e.BFF_OFFLINE_THREADS,
     memberRateLimit: { requests: e.BFF_MEMBER_RATE_LIMIT, windowMs: e.BFF_MEMBER_RATE_WINDOW_SECONDS * 1000 },
     retry: {
       deadlineMs: e.BFF_REQUEST_DEADLINE_MS,
@@ -115,6 +175,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
       backoffCapMs: e.BFF_BACKOFF_CAP_MS,
     },
     shutdownGraceMs: e.BFF_SHUTDOWN_GRACE_MS,
+    resultRetentionHours: e.BFF_RESULT_RETENTION_HOURS,
+    purgeIntervalMs: e.BFF_PURGE_INTERVAL_SECONDS * 1000,
+    ledgerProbeMs: e.BFF_LEDGER_PROBE_SECONDS * 1000,
+    http: {
+      headersTimeoutMs: e.BFF_HEADERS_TIMEOUT_MS,
+      bodyTimeoutMs: e.BFF_BODY_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.BFF_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.BFF_MAX_CONNECTIONS,
+    },
     logLevel: e.BFF_LOG_LEVEL,
+    publicUrl: e.BFF_PUBLIC_URL,
+    oauth: { accessTokenSeconds: e.BFF_OAUTH_ACCESS_TOKEN_SECONDS, refreshTokenDays: e.BFF_OAUTH_REFRESH_TOKEN_DAYS },
   };
 }

@@ -60,3 +60,15 @@ export const upstreamErrors = {
   invalidRequest: (message: string, fields?: Record<string, string>) =>
     HttpError.of(400, 'invalid_request', `The analysis service refused the request: ${message}`, fields ? { fields } : {}),
 };
+
+/** How long clients wait before repeating while the ledger is unavailable. */
+export const LEDGER_RETRY_AFTER_SECONDS = 5;
+
+/** The BFF's database cannot be used: nothing is forwarded without its ledger record. */
+export const ledgerUnavailable = () =>
+  HttpError.of(
+    503,
+    'ledger_unavailable',
+    `The BFF cannot reach its database, so it cannot take checks right now. Try again in ${LEDGER_RETRY_AFTER_SECONDS} seconds with the same operation id: nothing will be charged twice.`,
+    { retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS },
+  );

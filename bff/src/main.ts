@@ -1,7 +1,7 @@
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { OWN_CHROME_EXTENSION_ORIGIN } from '@redline/shared';
 import { ConfigError, loadConfig } from './config.ts';
-import { createMember } from './members.ts';
+import { ensureFirstMember, tokenFileLeftBehind } from './first-run.ts';
 import { startBff } from './server.ts';
 
 let config;
@@ -17,30 +17,41 @@ try {
 
 const bff = await startBff(config);
 
-// The BFF never runs open. On first run it creates one member and hands its token over in a
-// file only this user can read, rather than in the log.
-if ((await bff.ledger.countActiveMembers()) === 0) {
-  const { token } = await createMember(bff.ledger, 'owner');
-  const tokenFile = path.resolve(config.dataDir, 'first-member-token.txt');
-  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-  chmodSync(tokenFile, 0o600);
+/** Offline plagiarism knows only its sources: say which, so nobody reads "no match" as "original". */
+function offlineSourcesNote(folder: string | undefined): string {
+  if (!folder) {
+    return `Offline source check: searches only a built-in sample of 5 short passages. Set BFF_OFFLINE_SOURCES_DIR
+to a folder of .txt/.md files to check against your own sources; nothing else is searched.`;
+  }
+  return `Offline source check: searches the .txt/.md files in ${path.resolve(folder)}
+(indexed at start), and nothing else: no web, no other folders.`;
+}
+
+const firstRun = await ensureFirstMember(bff.ledger, config.dataDir);
+const { tokenFile } = firstRun;
+if (firstRun.created) {
+  // `npm start` builds the extension before it starts the BFF; started otherwise, say how to build it.
+  const built = process.env.REDLINE_EXTENSION_BUILT === '1' ? 'npm start has just built it' : 'build it with npm run build:extension';
+  const chromeAllowed = config.allowedOrigins.includes(OWN_CHROME_EXTENSION_ORIGIN);
   console.log(`
 Redline BFF is running at ${bff.url} (${config.upstream ? 'forwarding to the upstream service' : 'offline mode: built-in analyzers, no text leaves this server'}).
-
+${config.upstream ? '' : `${offlineSourcesNote(config.offlineSourcesDir)}\n`}
 First run: a member "owner" was created. Its token is in
   ${tokenFile}
 (readable only by you; delete the file once you have copied the token).
 
-To connect the browser extension:
-  1. Build it (npm run build:extension) and load extension/.output/chrome-mv3 as an unpacked
-     extension (chrome://extensions, developer mode).
-  2. Open its options page, set the BFF address to ${bff.url} and paste the token.
-  Allowed extension origins: ${config.allowedOrigins.join(', ') || 'none'}. For Firefox or a store build,
-  set BFF_ALLOWED_ORIGINS to the origin the options page shows (moz-extension://<uuid>).
+To connect the browser extension (${built}):
+  Chrome:  load extension/.output/chrome-mv3 as an unpacked extension (chrome://extensions,
+           developer mode).${chromeAllowed ? ' Its origin is allowed by default.' : ''}
+  Firefox: load extension/.output/firefox-mv3/manifest.json as a temporary add-on
+           (about:debugging, This Firefox), then restart this BFF with the
+           BFF_ALLOWED_ORIGINS=... line its options page shows.
+  In the extension's options, set the BFF address to ${bff.url} and paste the token.
+Allowed extension origins now: ${config.allowedOrigins.join(', ') || 'none'}.
 Add more members with: npm run members -- add NAME
 `);
-} else if (existsSync(path.resolve(config.dataDir, 'first-member-token.txt'))) {
-  console.log(`Reminder: delete ${path.resolve(config.dataDir, 'first-member-token.txt')} once the owner token is copied.`);
+} else if (tokenFileLeftBehind(firstRun)) {
+  console.log(`Reminder: delete ${tokenFile} once the owner token is copied.`);
 }
 if (config.allowedOrigins.length === 0) {
   bff.logger.warn('BFF_ALLOWED_ORIGINS is empty: browsers (the extension) will be refused until its origin is added');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Budgets, Ledger, MemberRecord } from './storage/ledger.ts';
+import { announceMembersChanged } from './member-events.ts';
+import type { Budgets, Ledger, MemberRecord, NewMember } from './storage/ledger.ts';
 
 /** Member tokens: `rl_` and 32 random bytes in base64url (256 bits). Only a hash is stored. */
 export const TOKEN_PREFIX = 'rl_';
@@ -19,22 +20,61 @@ export interface CreatedMember {
   token: string;
 }
 
-export async function createMember(ledger: Ledger, name: string, budgets: Budgets = {}): Promise<CreatedMember> {
+function newMember(name: string, budgets: Budgets): { member: NewMember; token: string } {
   const trimmed = name.trim();
   if (!/^[\p{L}\p{N} ._@-]{1,64}$/u.test(trimmed)) {
     throw new Error('A member name is 1 to 64 letters, digits, spaces, ".", "_", "@" or "-".');
   }
-  if ((await ledger.listMembers()).some((member) => member.name === trimmed)) {
-    throw new Error(`A member named "${trimmed}" already exists.`);
-  }
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const id = `m_${randomBytes(6).toString('hex')}`;
-  const tokenPrefix = `${token.slice(0, 7)}…`;
-  await ledger.addMember({ id, name: trimmed, tokenHash: hashToken(token), tokenPrefix, budgets });
-  const member = (await ledger.listMembers()).find((candidate) => candidate.id === id)!;
-  return { member, token };
+  return { member: { id, name: trimmed, tokenHash: hashToken(token), tokenPrefix: `${token.slice(0, 7)}…`, budgets }, token };
 }
 
+async function created(ledger: Ledger, id: string, token: string): Promise<CreatedMember> {
+  return { member: (await ledger.listMembers()).find((candidate) => candidate.id === id)!, token };
+}
+
+export async function createMember(ledger: Ledger, name: string, budgets: Budgets = {}): Promise<CreatedMember> {
+  const { member, token } = newMember(name, budgets);
+  if ((await ledger.listMembers()).some((existing) => existing.name === member.name)) {
+    throw new Error(`A member named "${member.name}" already exists.`);
+  }
+  await ledger.addMember(member);
+  return created(ledger, member.id, token);
+}
+
+/** Creates the first member, unless any member exists (or another instance just created it). */
+export async function createFirstMember(ledger: Ledger, name: string): Promise<CreatedMember | undefined> {
+  const { member, token } = newMember(name, {});
+  if (!(await ledger.addFirstMember(member))) return undefined;
+  // The first-run owner administers the team (the console).
+  await (await ledger.consoleStore()).setRole(member.id, 'admin');
+  return created(ledger, member.id, token);
+}
+
+/**
+ * Gives an active member a new token; the old one stops working at once, on every instance
+ * (announced like a revocation). Undefined when there is no such active member.
+ */
+export async function rotateMemberToken(ledger: Ledger, memberId: string, databaseUrl?: string): Promise<string | undefined> {
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const rotated = await (await ledger.consoleStore()).rotateToken(memberId, hashToken(token), `${token.slice(0, 7)}…`);
+  if (!rotated) return undefined;
+  if (databaseUrl) await announceMembersChanged(databaseUrl);
+  return token;
+}
+
+/**
+ * Revokes a member's token. With a PostgreSQL ledger (`databaseUrl`) the change is announced
+ * to every instance, whose member caches forget what they held (member-cache.ts).
+ */
+export async function revokeMember(ledger: Ledger, idOrName: string, databaseUrl?: string): Promise<boolean> {
+  const revoked = await ledger.revokeMember(idOrName);
+  if (revoked && databaseUrl) await announceMembersChanged(databaseUrl);
+  return revoked;
+}
+
+/** The active member holding this token, straight from the ledger (member-cache.ts caches it where that pays). */
 export async function authenticate(ledger: Ledger, token: string): Promise<MemberRecord | undefined> {
   if (!looksLikeToken(token)) return undefined;
   return ledger.memberByTokenHash(hashToken(token));

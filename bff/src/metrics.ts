@@ -31,6 +31,11 @@ export function createMetrics() {
       labelNames: ['product', 'source'] as const,
       registers: [registry],
     }),
+    rateLimitStoreErrors: new Counter({
+      name: 'bff_rate_limit_store_errors_total',
+      help: 'Requests counted per instance because the shared rate-limit store (Redis) did not answer',
+      registers: [registry],
+    }),
     operations: new Counter({
       name: 'bff_operations_total',
       help: 'Operations by how they ended',

@@ -1,16 +1,22 @@
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { BffConfig } from './config.ts';
 import { createApp } from './http/app.ts';
+import { createMemberRateLimiter } from './http/rate-limit.ts';
+import { createMemberAuthenticator } from './member-cache.ts';
 import { createLogger, type Logger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
 import { OfflineForwarder, loadSourceFolder } from './offline/offline-forwarder.ts';
 import { OperationEngine } from './operations/engine.ts';
 import type { Ledger } from './storage/ledger.ts';
 import { openLedger } from './storage/open.ts';
+import { LedgerMonitor, guardLedger } from './storage/availability.ts';
+import { ensurePrivateDir } from './storage/private-files.ts';
+import { scheduleRetention } from './storage/retention.ts';
 import type { Forwarder } from './upstream/forwarder.ts';
 import { HttpForwarder } from './upstream/http-forwarder.ts';
+import { UpstreamReadiness, checkUpstream } from './upstream/readiness.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -26,32 +32,91 @@ export interface RunningBff {
 export interface StartOptions {
   logDestination?: NodeJS.WritableStream;
   ledger?: Ledger;
+  /** The clock the retention purge reads; injected by tests. */
+  now?: () => number;
 }
 
 function createForwarder(config: BffConfig, deps: { metrics: ReturnType<typeof createMetrics>; logger: Logger }): Forwarder {
   if (config.upstream) return new HttpForwarder({ ...config.upstream, retry: config.retry, ...deps });
-  return new OfflineForwarder(config.offlineSourcesDir ? loadSourceFolder(config.offlineSourcesDir) : undefined);
+  return new OfflineForwarder({
+    logger: deps.logger,
+    corpus: config.offlineSourcesDir ? loadSourceFolder(config.offlineSourcesDir) : undefined,
+    threads: config.offlineThreads,
+  });
+}
+
+/**
+ * The HTTP server, sized for a JSON API: headers and bodies must arrive within their timeouts
+ * (a slow client cannot hold a connection for Node's default 5 minutes), idle keep-alive
+ * connections close, and connections past the cap are refused.
+ */
+function createHttpServer(config: BffConfig, app: ReturnType<typeof createApp>): Server {
+  const { headersTimeoutMs, bodyTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: bodyTimeoutMs,
+      // How often Node checks those timeouts; its default (30 s) would let them overrun.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeoutMs / 2))),
+    },
+    app,
+  );
+  server.keepAliveTimeout = keepAliveTimeoutMs;
+  server.maxConnections = maxConnections;
+  return server;
 }
 
 export async function startBff(config: BffConfig, options: StartOptions = {}): Promise<RunningBff> {
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics();
-  const ledger = options.ledger ?? (await openLedger(config));
+  ensurePrivateDir(config.dataDir, (fields, message) => logger.warn(fields, message));
+  const rawLedger = options.ledger ?? (await openLedger(config, { logger, waitForDatabaseMs: 60_000 }));
+  const monitor = new LedgerMonitor(rawLedger, {
+    logger,
+    probeIntervalMs: config.ledgerProbeMs,
+    // Back from an outage: operations it left pending resume as after a restart.
+    onRecovered: () => resumePending(),
+  });
+  const ledger = guardLedger(rawLedger, monitor);
   const forwarder = createForwarder(config, { metrics, logger });
-  const engine = new OperationEngine({ ledger, forwarder, metrics, logger, partConcurrency: config.partConcurrency });
-  const app = createApp({ config, ledger, engine, metrics, logger, version });
+  const engine = new OperationEngine({
+    ledger,
+    forwarder,
+    metrics,
+    logger,
+    partConcurrency: config.partConcurrency,
+    resultRetentionHours: config.resultRetentionHours,
+  });
+  const rateLimiter = createMemberRateLimiter({ ...config.memberRateLimit, redisUrl: config.redisUrl, logger, metrics });
+  await rateLimiter.ready();
+  const members = createMemberAuthenticator({ ledger, databaseUrl: config.databaseUrl, logger });
+  const upstream = config.upstream;
+  const upstreamReadiness = upstream ? new UpstreamReadiness(() => checkUpstream(upstream), logger) : undefined;
+  const app = createApp({ config, ledger, ledgerHealth: monitor, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, now: options.now });
+  const resumePending = async () => {
+    const resumed = await engine.resumePending();
+    if (resumed > 0) logger.info({ resumed }, 'resuming operations left pending');
+  };
 
-  const server: Server = app.listen(config.port, config.host);
+  const server = createHttpServer(config, app);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+    server.listen(config.port, config.host);
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   logger.info({ url, mode: config.upstream ? 'upstream' : 'offline', version }, 'BFF listening');
 
-  const resumed = await engine.resumePending();
-  if (resumed > 0) logger.info({ resumed }, 'resuming operations left pending');
+  // A ledger already unavailable is logged by the monitor, which resumes once it is back.
+  await resumePending().catch(() => {});
+  const retention = scheduleRetention({
+    ledger,
+    logger,
+    retentionHours: config.resultRetentionHours,
+    intervalMs: config.purgeIntervalMs,
+    now: options.now ?? Date.now,
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -59,9 +124,13 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
       logger.info('draining in-flight operations');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await engine.drain(config.shutdownGraceMs);
+      await retention.stop();
+      monitor.stop();
       server.closeAllConnections();
       await closed;
-      if (forwarder instanceof HttpForwarder) await forwarder.close();
+      await forwarder.close();
+      await rateLimiter.close();
+      await members.close();
       await ledger.close();
       logger.info('stopped');
     })());

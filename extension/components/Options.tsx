@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { DETECTOR_VERSIONS, HUMANIZER_MODELS, type DetectorVersion, type HumanizerModel } from '@redline/shared';
-import { getUsage } from '../lib/bff-client.ts';
+import { checkOriginAllowed, getUsage } from '../lib/bff-client.ts';
 import { getSettings, tokenItem, updateSettings, type Settings } from '../lib/settings.ts';
 
 type TestResult = { ok: true; text: string } | { ok: false; text: string };
@@ -43,8 +43,12 @@ export function Options() {
 
   const testConnection = async () => {
     setTest(undefined);
-    const result = await getUsage({ url: settings.bffUrl, token: token.trim() });
-    setTest(result.ok ? { ok: true, text: `Connected as ${result.value.member.name} (${result.value.mode === 'offline' ? 'offline analyzers' : 'analysis service'}).` } : { ok: false, text: result.error.message });
+    const connection = { url: settings.bffUrl, token: token.trim() };
+    const result = await getUsage(connection);
+    if (!result.ok) return setTest({ ok: false, text: result.error.message });
+    const post = await checkOriginAllowed(connection);
+    if (!post.ok) return setTest({ ok: false, text: post.error.message });
+    setTest({ ok: true, text: `Connected as ${result.value.member.name} (${result.value.mode === 'offline' ? 'offline analyzers' : 'analysis service'}).` });
   };
 
   return (
@@ -59,8 +63,14 @@ export function Options() {
         <input id="token" type="password" autocomplete="off" value={token} onInput={(event) => (setToken(event.currentTarget.value), setSaved(undefined))} aria-invalid={!!tokenError} />
         {tokenError && <p class="error">{tokenError}</p>}
         <p class="muted">
-          Your administrator creates it with <code>npm run members -- add NAME</code>. The BFF must allow this extension's origin:{' '}
-          <code data-testid="origin">BFF_ALLOWED_ORIGINS={origin}</code>
+          Your administrator creates it with <code>npm run members -- add NAME</code>. The BFF must allow this extension's origin: start it with{' '}
+          <code data-testid="origin">BFF_ALLOWED_ORIGINS={origin}</code> (comma-separated after any origins it already allows).
+          {origin.startsWith('moz-extension:') && (
+            <span data-testid="origin-note">
+              {' '}
+              Firefox picks this origin for each profile, and installing the add-on again (as a temporary add-on is after every restart) can change it: look here again after that.
+            </span>
+          )}
         </p>
         <p class="row">
           <button type="button" onClick={() => void testConnection()}>Test connection</button>

@@ -45,7 +45,17 @@ function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
             review signals, not proof of authorship.
             {response.source === 'offline' && ' Checked by the BFF’s built-in analyzer (offline mode).'}
           </p>
-          <h2>{flagged.length === 0 ? 'No sentence is labelled AI.' : `Sentences labelled AI (${flagged.length})`}</h2>
+          {!details.chunks?.length ? (
+            <p data-testid="no-sentence-labels">This detector version gives no per-sentence labels: the figure is for the whole text, and nothing is highlighted. Version v3 (options) labels each sentence.</p>
+          ) : (
+            <h2 data-testid="flagged-heading">
+              {flagged.length === 0
+                ? 'No sentence is labelled AI.'
+                : live && live.size < flagged.length
+                  ? `Sentences labelled AI (${flagged.filter(({ index }) => live.has(index)).length} of ${flagged.length} unchanged since the check)`
+                  : `Sentences labelled AI (${flagged.length})`}
+            </h2>
+          )}
           <ol class="items" data-testid="flagged-sentences">
             {flagged.map(({ chunk, index }) => (
               <li key={index} class={live && !live.has(index) ? 'stale' : undefined}>

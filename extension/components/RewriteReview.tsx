@@ -2,7 +2,7 @@ import { diffWords } from 'diff';
 import { useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import type { BffHumanizeResponse } from '@redline/shared';
-import type { ApplyOutcome, ContentCommand } from '../lib/messages.ts';
+import type { ApplyOutcome, ContentCommand, EditorInfo } from '../lib/messages.ts';
 import type { Decision } from '../lib/report.ts';
 import { reviewFlags } from '../lib/review-aids.ts';
 import type { Suggestion } from '../lib/rewrite.ts';
@@ -28,23 +28,65 @@ export interface RewriteReviewProps {
   onEdit(index: number, text: string | undefined): void;
 }
 
-const apply = async (tabId: number, frameId: number, index: number, replacement: string): Promise<ApplyOutcome> => {
+const apply = async (tabId: number, frameId: number, index: number, replacement: string): Promise<{ outcome: ApplyOutcome; strategy?: string }> => {
   const command: ContentCommand = { type: 'apply', index, replacement };
-  const reply = (await browser.tabs.sendMessage(tabId, command, { frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome } | undefined;
-  return reply?.outcome ?? 'withdrawn';
+  const reply = (await browser.tabs.sendMessage(tabId, command, { frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome; strategy?: string } | undefined;
+  return { outcome: reply?.outcome ?? 'no-rewrite', strategy: reply?.strategy };
 };
+
+/** What undo does after accepting, for the editor at hand (as tested; README, "Editors"). */
+export function undoText(editor: EditorInfo | undefined): string {
+  if (!editor) return 'Accepted text goes into the editor as an ordinary edit; check the result before you go on.';
+  const one = editor.acceptIsOneStep
+    ? `Here (${editor.name}), undo (Ctrl/Cmd+Z) in the editor right after an accept brings that sentence back.`
+    : `Here (${editor.name}), accepts are not kept in the editor's undo history.`;
+  const all = !editor.acceptIsOneStep ? ' Keep the original from the diff below if you may want it back.' : editor.acceptAll === 'one' ? ' Accept all is one undo step.' : ' After Accept all, undo once per accepted suggestion.';
+  return `Accepted text is written into the editor and read back before it is marked accepted. ${one}${all}`;
+}
+
+/** The writer's next step when the editor did not take an accepted suggestion. */
+async function explain(outcome: ApplyOutcome, text: string): Promise<string | undefined> {
+  if (outcome === 'refused') {
+    const copied = await navigator.clipboard.writeText(text).then(
+      () => true,
+      () => false,
+    );
+    return copied
+      ? 'This editor did not take the change, so nothing was changed. The suggestion is on your clipboard: paste it (Ctrl/Cmd+V) over the selected sentence in the page.'
+      : 'This editor did not take the change, so nothing was changed. Copy the suggestion below and paste it over the selected sentence in the page.';
+  }
+  if (outcome === 'unexpected') return 'The editor changed the text differently than asked. Use its undo (Ctrl/Cmd+Z) to restore your text, then review again.';
+  if (outcome === 'no-rewrite') return 'The page no longer holds this rewrite (it was reloaded or navigated). Run Humanize again.';
+  return undefined;
+}
 
 /** Sentence-by-sentence review of a rewrite: word diff, review flags, accept, edit, reject. */
 export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDecide, onEdit }: RewriteReviewProps) {
   const response = check.response as BffHumanizeResponse | undefined;
   const suggestions = check.suggestions ?? [];
   const [editing, setEditing] = useState<number>();
+  /** Why a suggestion is still pending after an accept, by suggestion index. */
+  const [problems, setProblems] = useState<Record<number, string>>({});
+  /** How each accepted suggestion went into the editor (for support and tests). */
+  const [strategies, setStrategies] = useState<Record<number, string>>({});
+  const settle = async (index: number, outcome: ApplyOutcome | undefined, text: string) => {
+    if (outcome === 'applied' || outcome === 'withdrawn') onDecide(index, outcome === 'applied' ? 'accepted' : 'withdrawn');
+    const problem = outcome && (await explain(outcome, text));
+    setProblems((current) => {
+      const next = { ...current };
+      if (problem) next[index] = problem;
+      else delete next[index];
+      return next;
+    });
+  };
   const live = check.live && new Set(check.live);
   const decisionOf = (suggestion: Suggestion): Decision => decisions[suggestion.index] ?? (live && !live.has(suggestion.index) ? 'withdrawn' : 'pending');
 
   const accept = async (suggestion: Suggestion) => {
-    const outcome = await apply(tabId, check.frameId, suggestion.index, edits[suggestion.index] ?? suggestion.suggestion);
-    onDecide(suggestion.index, outcome === 'applied' ? 'accepted' : 'withdrawn');
+    const text = edits[suggestion.index] ?? suggestion.suggestion;
+    const { outcome, strategy } = await apply(tabId, check.frameId, suggestion.index, text);
+    if (strategy) setStrategies((current) => ({ ...current, [suggestion.index]: strategy }));
+    await settle(suggestion.index, outcome, text);
     setEditing(undefined);
   };
   const acceptAll = async () => {
@@ -55,7 +97,8 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
     const reply = (await browser.tabs.sendMessage(tabId, command, { frameId: check.frameId }).catch(() => undefined)) as
       | { outcomes?: Record<number, ApplyOutcome> }
       | undefined;
-    for (const { index } of items) onDecide(index, reply?.outcomes?.[index] === 'applied' ? 'accepted' : 'withdrawn');
+    // Items without an outcome were not tried (an earlier one was refused): they stay pending.
+    for (const { index, replacement } of items) await settle(index, reply ? reply.outcomes?.[index] : 'no-rewrite', replacement);
     setEditing(undefined);
   };
 
@@ -64,8 +107,10 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
   return (
     <>
       <p class="muted">
-        Model {response.result.model_used}. A rewrite must be reviewed for meaning, facts, names, links, tone and required terminology. Accepted
-        text goes into the editor as an ordinary edit: undo (Ctrl/Cmd+Z) brings the original back.
+        Model {response.result.model_used}. A rewrite must be reviewed for meaning, facts, names, links, tone and required terminology.
+      </p>
+      <p class="muted" data-testid="undo-note">
+        {undoText(check.editor)}
       </p>
       {suggestions.length === 0 && <p>The rewrite changes nothing.</p>}
       {pending > 1 && (
@@ -81,7 +126,7 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
           const flags = edits[suggestion.index] === undefined ? suggestion.flags : reviewFlags(suggestion.original, text, keepTerms);
           const decision = decisionOf(suggestion);
           return (
-            <li key={suggestion.index} class="suggestion" data-decision={decision}>
+            <li key={suggestion.index} class="suggestion" data-decision={decision} data-strategy={strategies[suggestion.index]}>
               <WordDiff before={suggestion.original} after={text} />
               {flags.length > 0 && (
                 <ul class="flags" data-testid="flags">
@@ -91,6 +136,11 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
                     </li>
                   ))}
                 </ul>
+              )}
+              {problems[suggestion.index] && decision === 'pending' && (
+                <p class="error" role="alert" data-testid="apply-problem">
+                  {problems[suggestion.index]}
+                </p>
               )}
               {decision === 'pending' ? (
                 editing === suggestion.index ? (

@@ -38,6 +38,7 @@ async function handleCheck(message: ToBackground & { type: 'check' }, tab: Brows
     startedAt: Date.now(),
     text: message.text,
     frameId,
+    ...(message.editor ? { editor: message.editor } : {}),
   };
   await setTabCheck(tabId, url, { ...started, status: 'checking' });
   const [settings, token] = await Promise.all([getSettings(), tokenItem.getValue()]);

@@ -59,6 +59,16 @@ export async function runCheck(connection: BffConnection, request: CheckRequest)
   return { ok: true, value: parsed.data };
 }
 
+/**
+ * Sends a POST the way checks do (the word-cost estimate, which charges nothing). The
+ * extension has host access (its content scripts run on every site), so its requests skip
+ * CORS; Firefox then sends the extension's Origin only on POST, so only a POST shows whether
+ * the BFF allows this origin.
+ */
+export async function checkOriginAllowed(connection: BffConnection): Promise<BffResult<unknown>> {
+  return call(connection, BFF_PATHS.cost, { method: 'POST', body: JSON.stringify({ text: 'Redline connection test' }), timeoutMs: 10_000 });
+}
+
 export async function getUsage(connection: BffConnection): Promise<BffResult<BffUsageResponse>> {
   const result = await call(connection, BFF_PATHS.usage, { timeoutMs: 10_000 });
   if (!result.ok) return result;

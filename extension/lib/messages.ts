@@ -9,6 +9,13 @@ import * as z from 'zod/mini';
 export const PRODUCT = z.enum(['detector', 'humanizer', 'plagiarism']);
 export type ProductName = z.infer<typeof PRODUCT>;
 
+export const EditorInfo = z.object({
+  name: z.string().check(z.maxLength(40)),
+  acceptIsOneStep: z.boolean(),
+  acceptAll: z.enum(['one', 'each']),
+});
+export type EditorInfo = z.infer<typeof EditorInfo>;
+
 /** Content → background: run one BFF operation for this tab. */
 export const CheckRequest = z.object({
   type: z.literal('check'),
@@ -18,6 +25,8 @@ export const CheckRequest = z.object({
   words: z.number(),
   version: z.optional(z.enum(['v1', 'v2', 'v3'])),
   model: z.optional(z.enum(['cognia', 'lexi', 'cognia_v2', 'huma_v2'])),
+  /** The editor the text came from and what its undo keeps of an accepted suggestion. */
+  editor: z.optional(EditorInfo),
 });
 export type CheckRequest = z.infer<typeof CheckRequest>;
 
@@ -59,7 +68,12 @@ export interface SuggestionSpan {
 
 export type CheckReply = { ok: true; response: unknown; suggestions?: SuggestionSpan[] } | { ok: false; error: CheckError };
 
-export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite';
+/**
+ * `applied`: read back in the editor. `withdrawn`: the sentence changed since the rewrite.
+ * `refused`: the editor did not take the change; nothing changed and the sentence is selected.
+ * `unexpected`: the editor changed the text differently and it could not be rolled back.
+ */
+export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'unexpected';
 
 interface SenderLike {
   id?: string;

@@ -1,5 +1,5 @@
 import { storage } from '#imports';
-import type { CheckError, ProductName } from './messages.ts';
+import type { CheckError, EditorInfo, ProductName } from './messages.ts';
 import type { Suggestion } from './rewrite.ts';
 
 /** The latest check of one product in one tab: what the side panel and popup show. */
@@ -12,6 +12,8 @@ export interface TabCheck {
   finishedAt?: number;
   /** The frame of the tab whose text was checked (0: the page itself). */
   frameId: number;
+  /** The editor the text came from (absent for older checks). */
+  editor?: EditorInfo;
   /** The text as it was sent; results index into it. */
   text: string;
   response?: unknown;

@@ -104,6 +104,9 @@ export const BFF_ERROR_CODES = [
   'invalid_operation_id',
   'malformed_json',
   'unsupported_content_type',
+  'unsupported_content_encoding',
+  'invalid_content_encoding',
+  'incomplete_body',
   'body_too_large',
   'unauthorized',
   'origin_not_allowed',
@@ -120,6 +123,7 @@ export const BFF_ERROR_CODES = [
   'upstream_unreachable',
   'upstream_invalid_response',
   'shutting_down',
+  'ledger_unavailable',
   'not_found',
   'internal_error',
 ] as const;

@@ -1,3 +1,5 @@
+import { trimmedBounds } from './text.ts';
+
 /** A sentence of a text, with UTF-16 offsets into that text. */
 export interface SentenceSpan {
   text: string;
@@ -13,15 +15,15 @@ const NON_TERMINAL_ABBREVIATION =
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /**
- * The sentences of a text, in order, each trimmed of surrounding whitespace so that
+ * The sentences of a text, in order, each trimmed of surrounding White_Space (the word
+ * rule of ./text.ts, not JavaScript's `trim`, which disagrees on U+0085 and U+FEFF) so that
  * `text.slice(start, end) === sentence.text`. Whitespace between sentences belongs to none.
  */
 export function splitSentences(text: string): SentenceSpan[] {
   const spans: SentenceSpan[] = [];
   let pending: { start: number; end: number } | undefined;
-  for (const { segment, index } of segmenter.segment(text)) {
-    const start = index + (segment.length - segment.trimStart().length);
-    const end = index + segment.trimEnd().length;
+  for (const { segment, index } of sentenceSegments(text)) {
+    const { start, end } = trimmedBounds(text, index, index + segment.length);
     if (end <= start) continue;
     if (pending && !endsWithBreakingParagraph(text, pending.end, start) && NON_TERMINAL_ABBREVIATION.test(text.slice(pending.start, pending.end))) {
       pending.end = end;
@@ -32,6 +34,38 @@ export function splitSentences(text: string): SentenceSpan[] {
   }
   if (pending) spans.push({ text: text.slice(pending.start, pending.end), ...pending });
   return spans;
+}
+
+const WINDOW = 4_096;
+/** A break this far from a window's end is taken: ICU decides a break by the text just after it. */
+const LOOKAHEAD = 512;
+
+/**
+ * ICU's sentence segments of `text`, found window by window: V8's segmenter slows down with
+ * the length of the string it iterates (200 ms for 150,000 characters, 2 ms in windows), so
+ * each window is segmented alone and only breaks well inside it are kept; the next window
+ * starts at the last kept break.
+ */
+export function* sentenceSegments(text: string): Generator<{ segment: string; index: number }> {
+  let from = 0;
+  let size = WINDOW;
+  while (from < text.length) {
+    const end = Math.min(text.length, from + size);
+    const last = end === text.length;
+    let next = from;
+    for (const { segment, index } of segmenter.segment(text.slice(from, end))) {
+      const segmentEnd = from + index + segment.length;
+      if (!last && segmentEnd > end - LOOKAHEAD) break;
+      yield { segment, index: from + index };
+      next = segmentEnd;
+    }
+    if (last) return;
+    if (next === from) size *= 2; // one sentence longer than the window
+    else {
+      from = next;
+      size = WINDOW;
+    }
+  }
 }
 
 function endsWithBreakingParagraph(text: string, from: number, to: number): boolean {

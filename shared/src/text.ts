@@ -41,6 +41,42 @@ export function hasVisibleText(text: string): boolean {
   return NON_WHITESPACE.test(text);
 }
 
+/**
+ * The same rule for one UTF-16 code unit, for code that walks a string by index: the code
+ * points of `\p{White_Space}` (all in the BMP). A test checks this list against the regex
+ * for every code point, so the two cannot drift apart.
+ */
+export function isWhiteSpaceCode(unit: number): boolean {
+  if (unit <= 0x20) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+  if (unit < 0x85) return false;
+  if (unit <= 0xa0) return unit === 0x85 || unit === 0xa0;
+  if (unit < 0x1680) return false;
+  return (
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000
+  );
+}
+
+/** `[start, end)` of `text[from, to)` without White_Space at either end (empty: start === end). */
+export function trimmedBounds(text: string, from = 0, to = text.length): { start: number; end: number } {
+  let start = from;
+  let end = to;
+  while (start < end && isWhiteSpaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isWhiteSpaceCode(text.charCodeAt(end - 1))) end--;
+  return { start, end };
+}
+
+/** The text without White_Space at either end: `String.prototype.trim` by this project's rule. */
+export function trimWhiteSpace(text: string): string {
+  const { start, end } = trimmedBounds(text);
+  return text.slice(start, end);
+}
+
 /** Maps code point offsets of one string to UTF-16 offsets and back. Build once per text. */
 export class OffsetMap {
   readonly #utf16ByCodePoint: Uint32Array;

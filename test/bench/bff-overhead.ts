@@ -1,26 +1,59 @@
 /**
- * Benchmark: the BFF's added latency and its throughput, side by side with direct calls to
- * the upstream double, in one run. Both servers run in their own processes; the load comes
- * from this one (autocannon). Every request is a new operation (a new Idempotency-Key or
- * operation id), so both paths do the full work: analysis, charging, and for the BFF the
- * ledger writes.
+ * Benchmark: what the BFF costs over a bare proxy, in one run. Four paths to the same
+ * upstream double, each in its own process:
  *
- *   npm run bench [-- --seconds 10 --connections 10]
+ *   direct         the load generator calls the double itself
+ *   bare proxy     a minimal undici pass-through that adds the API key (bare-proxy.ts)
+ *   BFF, SQLite    the BFF with its embedded ledger
+ *   BFF, PostgreSQL the BFF with the ledger in PostgreSQL (a database of its own, dropped after)
+ *                  and, when Redis answers, rate limits in Redis: the several-instance setup
+ *
+ * Every request is a new operation (a new Idempotency-Key or operationId), so every path
+ * does the full work. Per path and repetition: closed-loop throughput at each connection
+ * count (autocannon), the middle process's CPU time per request, and open-loop latency at
+ * fixed unsaturated rates (latency from each request's due time). Medians of the reps. The
+ * resulting table is written into the README between the bench markers.
+ *
+ *   npm run bench [-- --seconds 5 --reps 3 --note "..." --no-readme --cpu-prof DIR --baseline GIT_REF]
+ *
+ * --baseline adds "BFF, SQLite (REF)": the BFF's code at that commit (bff/ only; the rest and
+ * node_modules from this tree), measured in the same run for a before/after.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createMember } from '@redline/bff/members';
-import { SqliteLedger } from '@redline/bff/storage/sqlite';
+import pg from 'pg';
+import { reachable } from '../system.ts';
+import { openLoop } from './open-loop.ts';
+import { cpuMs, peakRss, rssMiB } from './proc.ts';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    reps: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10,64' },
+    rates: { type: 'string', default: '100,300' },
+    paths: { type: 'string', default: 'direct,proxy,sqlite,postgres' },
+    note: { type: 'string' },
+    'no-readme': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+    'database-url': { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    'redis-url': { type: 'string', default: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    baseline: { type: 'string' },
+  },
 });
 const seconds = Number(values.seconds);
-const connections = Number(values.connections);
+const reps = Number(values.reps);
+const connectionCounts = values.connections.split(',').map(Number);
+const rates = values.rates.split(',').map(Number);
+const wantedPaths = new Set(values.paths.split(','));
+const root = path.resolve(import.meta.dirname, '../..');
+const README = path.join(root, 'README.md');
+const MARKERS = ['<!-- bench:start -->', '<!-- bench:end -->'] as const;
 
 const TEXT =
   "In today's fast-paced digital landscape, it is important to note that artificial intelligence plays a crucial role in fostering innovation. " +
@@ -28,71 +61,304 @@ const TEXT =
   'Moreover, organizations must navigate the complexities of an ever-evolving technological paradigm. ' +
   'Photosynthesis is the process by which green plants use sunlight to make food from carbon dioxide and water. ' +
   'My neighbour keeps three goats that eat everything in sight, and nobody minds.';
+const WORDS = TEXT.split(/\s+/).length;
+const API_KEY = 'bench-key';
 
+const startLoad = loadavg()[0]!;
 const workDir = mkdtempSync(path.join(tmpdir(), 'redline-bench-'));
 const children: ChildProcess[] = [];
+let sequence = 0;
+const nextId = () => `bench-${process.pid}-${sequence++}`;
 
-async function run(args: string[], env: Record<string, string>, readyUrl: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+
+async function start(args: string[], env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-    const ready = await fetch(readyUrl).then((response) => response.status < 500, () => false);
-    if (ready) return;
+    if (await fetch(readyUrl).then((response) => response.status < 500, () => false)) return child;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${args.join(' ')} did not become ready`);
 }
 
-let sequence = 0;
-async function load(name: string, url: string, headers: Record<string, string>, body: (id: string) => string, idHeader?: string) {
+/** Creates the bench member through the members CLI, as an administrator would. */
+function addMember(env: Record<string, string>, codeRoot = root): string {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(codeRoot, 'bff/src/cli.ts'), 'add', 'bench'], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const token = /rl_[A-Za-z0-9_-]{43}/.exec(result.stdout)?.[0];
+  if (!token) throw new Error(`members add failed: ${result.stderr || result.stdout}`);
+  return token;
+}
+
+interface Target {
+  name: string;
+  url: string;
+  /** The process between the load and the double, whose CPU and memory are measured. */
+  pid?: number;
+  headers: (id: string) => Record<string, string>;
+  body: (id: string) => string;
+  rss?: { restMiB: number; peakMiB: number; afterMiB?: number; heapAfterMiB?: number };
+  metricsUrl?: string;
+}
+
+interface RepResult {
+  rps: Record<number, number>;
+  cpuMsPerRequest: Record<number, number>;
+  open: Record<number, { p50: number; p99: number; cpuMsPerRequest: number }>;
+  errors: number;
+}
+
+async function closedLoop(target: Target, connections: number) {
+  const cpuBefore = target.pid ? cpuMs(target.pid) : 0;
   const result = await autocannon({
-    url,
+    url: target.url,
     method: 'POST',
     connections,
     duration: seconds,
-    headers: { 'content-type': 'application/json', ...headers },
     requests: [
       {
         setupRequest: (request) => {
-          const id = `bench-${process.pid}-${sequence++}`;
-          return { ...request, body: body(id), headers: { ...request.headers, ...(idHeader ? { [idHeader]: id } : {}) } };
+          const id = nextId();
+          return { ...request, headers: target.headers(id), body: target.body(id) };
         },
       },
     ],
   });
-  const errors = result.errors + result.non2xx;
-  return { name, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, total: result.requests.total, errors };
+  const cpu = target.pid ? cpuMs(target.pid) - cpuBefore : NaN;
+  const ok = result['2xx'];
+  return { rps: ok / result.duration, cpuMsPerRequest: cpu / result.requests.total, errors: result.errors + result.non2xx + result.timeouts };
 }
+
+async function measure(target: Target): Promise<RepResult> {
+  const rep: RepResult = { rps: {}, cpuMsPerRequest: {}, open: {}, errors: 0 };
+  const run = async () => {
+    for (const connections of connectionCounts) {
+      const closed = await closedLoop(target, connections);
+      rep.rps[connections] = closed.rps;
+      rep.cpuMsPerRequest[connections] = closed.cpuMsPerRequest;
+      rep.errors += closed.errors;
+    }
+    for (const rate of rates) {
+      const cpuBefore = target.pid ? cpuMs(target.pid) : NaN;
+      const open = await openLoop({ url: target.url, rate, seconds, headers: target.headers, body: target.body, nextId });
+      rep.open[rate] = { p50: open.p50, p99: open.p99, cpuMsPerRequest: target.pid ? (cpuMs(target.pid) - cpuBefore) / open.sent : NaN };
+      rep.errors += open.errors;
+    }
+  };
+  if (target.pid && target.rss) {
+    const { peakMiB } = await peakRss(target.pid, run);
+    target.rss.peakMiB = Math.max(target.rss.peakMiB, peakMiB);
+  } else {
+    await run();
+  }
+  return rep;
+}
+
+const median = (numbers: number[]) => {
+  const sorted = numbers.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(1)}` : '—');
+const thousands = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—');
+
+let postgresDatabase: string | undefined;
+const adminUrl = values['database-url'];
 
 try {
   const accountsFile = path.join(workDir, 'accounts.json');
-  writeFileSync(accountsFile, JSON.stringify([{ id: 'bench', keys: ['bench-key'], balances: { detector: 1e12, humanizer: 1e12, plagiarism: 1e12 } }]));
-  const ledger = new SqliteLedger(path.join(workDir, 'bff.sqlite'));
-  const { token } = await createMember(ledger, 'bench');
-  await ledger.close();
+  writeFileSync(accountsFile, JSON.stringify([{ id: 'bench', keys: [API_KEY], balances: { detector: 1e15, humanizer: 1e15, plagiarism: 1e15 } }]));
+  const upstreamPort = await freePort();
+  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  const double = await start(['test/upstream/main.ts', '--port', String(upstreamPort), '--accounts', accountsFile, '--test-mode'], {}, `${upstreamUrl}/__control/state`);
 
-  await run(['test/upstream/main.ts', '--port', '4399', '--accounts', accountsFile], {}, 'http://127.0.0.1:4399/');
-  await run(['bff/src/main.ts'], {
-    BFF_PORT: '8399',
-    BFF_DATA_DIR: workDir,
-    BFF_LOG_LEVEL: 'warn',
-    BFF_MEMBER_RATE_LIMIT: '100000000',
-    UPSTREAM_BASE_URL: 'http://127.0.0.1:4399',
-    UPSTREAM_API_KEY: 'bench-key',
-  }, 'http://127.0.0.1:8399/readyz');
+  const upstreamBody = (id: string) => JSON.stringify({ text: TEXT, version: 'v3' });
+  const bffBody = (id: string) => JSON.stringify({ operationId: id, text: TEXT, version: 'v3' });
+  const targets: Target[] = [];
+  if (wantedPaths.has('direct')) {
+    targets.push({ name: 'direct to the double', url: `${upstreamUrl}/api/detect/`, headers: (id) => ({ 'content-type': 'application/json', 'x-api-key': API_KEY, 'idempotency-key': id }), body: upstreamBody });
+  }
+  if (wantedPaths.has('proxy')) {
+    const port = await freePort();
+    const proxy = await start(['test/bench/bare-proxy.ts', '--port', String(port), '--upstream', upstreamUrl, '--api-key', API_KEY], {}, `http://127.0.0.1:${port}/`);
+    targets.push({ name: 'bare proxy', url: `http://127.0.0.1:${port}/api/detect/`, pid: proxy.pid, headers: (id) => ({ 'content-type': 'application/json', 'idempotency-key': id }), body: upstreamBody });
+  }
 
-  // Warm both paths up, then measure them one after the other in this run.
-  await load('warm-up', 'http://127.0.0.1:4399/api/detect/', { 'x-api-key': 'bench-key' }, () => JSON.stringify({ text: TEXT, version: 'v3' }), 'idempotency-key');
-  const direct = await load('direct to the double', 'http://127.0.0.1:4399/api/detect/', { 'x-api-key': 'bench-key' }, () => JSON.stringify({ text: TEXT, version: 'v3' }), 'idempotency-key');
-  const viaBff = await load('through the BFF', 'http://127.0.0.1:8399/v1/detect', { authorization: `Bearer ${token}` }, (id) => JSON.stringify({ operationId: id, text: TEXT, version: 'v3' }));
+  const startBff = async (name: string, ledgerEnv: Record<string, string>, codeRoot = root) => {
+    const port = await freePort();
+    const env = {
+      ...ledgerEnv,
+      BFF_PORT: String(port),
+      BFF_MEMBER_RATE_LIMIT: '1000000000',
+      UPSTREAM_BASE_URL: upstreamUrl,
+      UPSTREAM_API_KEY: API_KEY,
+    };
+    const token = addMember(env, codeRoot);
+    // One directory per BFF: the main thread and tsx's loader thread each write a profile there.
+    const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], `bff-${name.toLowerCase().replace(/\W+/g, '-')}`)}`] : [];
+    const bff = await start([path.join(codeRoot, 'bff/src/main.ts')], env, `http://127.0.0.1:${port}/readyz`, profile);
+    targets.push({
+      name: `BFF, ${name}`,
+      url: `http://127.0.0.1:${port}/v1/detect`,
+      pid: bff.pid,
+      headers: () => ({ 'content-type': 'application/json', authorization: `Bearer ${token}` }),
+      body: bffBody,
+      rss: { restMiB: rssMiB(bff.pid!), peakMiB: 0 },
+      metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    });
+  };
+  if (values['cpu-prof']) mkdirSync(values['cpu-prof'], { recursive: true });
+  if (wantedPaths.has('sqlite')) {
+    const dataDir = path.join(workDir, 'sqlite');
+    mkdirSync(dataDir);
+    await startBff('SQLite', { BFF_DATA_DIR: dataDir });
+  }
+  if (values.baseline) {
+    // The BFF as it was at that commit, beside this one: its bff/ folder, everything else shared.
+    const baselineRoot = path.join(workDir, 'baseline');
+    mkdirSync(baselineRoot);
+    const archive = spawnSync('sh', ['-c', `git archive ${JSON.stringify(values.baseline)} bff | tar -x -C ${JSON.stringify(baselineRoot)}`], { cwd: root, encoding: 'utf8' });
+    if (archive.status !== 0) throw new Error(`--baseline ${values.baseline}: ${archive.stderr}`);
+    symlinkSync(path.join(root, 'node_modules'), path.join(baselineRoot, 'node_modules'));
+    const dataDir = path.join(workDir, 'baseline-data');
+    mkdirSync(dataDir);
+    await startBff(`SQLite (${values.baseline})`, { BFF_DATA_DIR: dataDir }, baselineRoot);
+  }
+  if (wantedPaths.has('postgres')) {
+    postgresDatabase = `redline_bench_${process.pid}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    try {
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${postgresDatabase}`);
+      const dataDir = path.join(workDir, 'postgres');
+      mkdirSync(dataDir);
+      const url = new URL(adminUrl);
+      url.pathname = `/${postgresDatabase}`;
+      // The several-instance setup: shared rate limits in Redis when one answers.
+      const redisUp = await reachable(values['redis-url']);
+      if (!redisUp) console.error(`No Redis at ${values['redis-url']}: BFF, PostgreSQL runs with per-instance rate limits.`);
+      const env: Record<string, string> = { BFF_DATA_DIR: dataDir, BFF_DATABASE_URL: url.toString() };
+      if (redisUp) env.BFF_REDIS_URL = values['redis-url'];
+      await startBff(redisUp ? 'PostgreSQL + Redis' : 'PostgreSQL', env);
+    } catch (error) {
+      console.error(`Skipping BFF, PostgreSQL: ${(error as Error).message} (set --database-url)`);
+      postgresDatabase = undefined;
+    } finally {
+      await admin.end().catch(() => {});
+    }
+  }
 
-  console.log(`\nPOST detect, ${TEXT.split(/\s+/).length} words, ${connections} connections, ${seconds} s each, Node ${process.version}\n`);
-  console.log('| path | p50 latency (ms) | p99 latency (ms) | throughput (req/s) | requests | errors |');
-  console.log('|---|---|---|---|---|---|');
-  for (const row of [direct, viaBff]) console.log(`| ${row.name} | ${row.p50} | ${row.p99} | ${Math.round(row.rps)} | ${row.total} | ${row.errors} |`);
-  console.log(`\nAdded by the BFF: p50 +${(viaBff.p50 - direct.p50).toFixed(1)} ms, p99 +${(viaBff.p99 - direct.p99).toFixed(1)} ms.`);
+  // Warm every path up (JIT, connection pools, SQLite pages), then measure them in turns.
+  for (const target of targets) await closedLoop(target, 10).then(() => {}, () => {});
+  const results = new Map<Target, RepResult[]>(targets.map((target) => [target, []]));
+  for (let rep = 0; rep < reps; rep++) {
+    for (const target of targets) {
+      console.error(`rep ${rep + 1}/${reps}: ${target.name}`);
+      results.get(target)!.push(await measure(target));
+      // A day passes on the double's clock: it drops the responses it held for replays.
+      await fetch(`${upstreamUrl}/__control/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 24 * 3600_000 + 60_000 }) });
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  for (const target of targets) {
+    if (!target.pid || !target.rss) continue;
+    target.rss.afterMiB = rssMiB(target.pid);
+    const metrics = target.metricsUrl ? await fetch(target.metricsUrl).then((response) => response.text(), () => '') : '';
+    const heapUsed = /^nodejs_heap_size_used_bytes (\d+)/m.exec(metrics)?.[1];
+    if (heapUsed) target.rss.heapAfterMiB = Number(heapUsed) / 2 ** 20;
+  }
+  const doubleRss = rssMiB(double.pid!);
+
+  // The table.
+  const direct = targets.find((target) => target.name.startsWith('direct'));
+  const proxy = targets.find((target) => target.name === 'bare proxy');
+  const med = (target: Target | undefined, pick: (rep: RepResult) => number) => (target ? median(results.get(target)!.map(pick)) : NaN);
+  const added = (target: Target, rate: number, q: 'p50' | 'p99') =>
+    direct ? median(results.get(target)!.map((rep, i) => rep.open[rate]![q] - results.get(direct)![i]!.open[rate]![q])) : NaN;
+  const top = Math.max(...connectionCounts);
+
+  const lines: string[] = [];
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const note = values.note ?? (startLoad > 0.8 ? `the machine was shared with other jobs (load average ${startLoad.toFixed(1)} at the start), so the figures are noisy` : 'the machine was otherwise idle');
+  lines.push(
+    `Measured ${when} UTC with \`npm run bench\`: Node ${process.version}, ${cpus().length} cores, all processes (load generator, double, proxy, BFFs) on this one machine; ${note}.`,
+    `POST detect, ${WORDS} words, a new operation per request; ${seconds} s per point; medians of ${reps} reps. CPU per request is the middle process's CPU time over the requests it answered, at ${top} connections (saturated) and at ${Math.max(...rates)} req/s. Open loop: requests sent at a fixed rate, latency from when each was due; "added" is over direct in the same rep.`,
+    '',
+    `| path | ${connectionCounts.map((c) => `req/s at ${c} conns`).join(' | ')} | ratio to bare proxy at ${top} | CPU per request at ${top} conns / ${Math.max(...rates)} req/s | ${rates.map((r) => `${r} req/s: p50 / p99 (added)`).join(' | ')} | p50 at ${Math.max(...rates)} req/s across reps | errors |`,
+    `|---|${connectionCounts.map(() => '---|').join('')}---|---|${rates.map(() => '---|').join('')}---|---|`,
+  );
+  for (const target of targets) {
+    const reps = results.get(target)!;
+    const ratio = med(target, (rep) => rep.rps[top]!) / med(proxy, (rep) => rep.rps[top]!);
+    const latency = rates.map((rate) => {
+      const p50 = med(target, (rep) => rep.open[rate]!.p50);
+      const p99 = med(target, (rep) => rep.open[rate]!.p99);
+      const extra = target === direct ? '' : ` (${signed(added(target, rate, 'p50'))} / ${signed(added(target, rate, 'p99'))})`;
+      return `${fixed(p50)} / ${fixed(p99)} ms${extra}`;
+    });
+    const highest = Math.max(...rates);
+    const spread = reps.map((rep) => rep.open[highest]!.p50);
+    lines.push(
+      `| ${target.name} | ${connectionCounts.map((c) => thousands(med(target, (rep) => rep.rps[c]!))).join(' | ')} | ${target === direct ? '—' : fixed(ratio, 2)} | ${target.pid ? `${fixed(med(target, (rep) => rep.cpuMsPerRequest[top]!), 2)} / ${fixed(med(target, (rep) => rep.open[Math.max(...rates)]!.cpuMsPerRequest), 2)} ms` : '—'} | ${latency.join(' | ')} | ${fixed(Math.min(...spread))}–${fixed(Math.max(...spread))} ms | ${reps.reduce((sum, rep) => sum + rep.errors, 0)} |`,
+    );
+  }
+  lines.push('', '| process | RSS at rest | RSS peak under load | RSS 5 s after the load | V8 heap used then |', '|---|---|---|---|---|');
+  for (const target of targets) {
+    if (target.rss) {
+      lines.push(`| ${target.name} | ${fixed(target.rss.restMiB, 0)} MiB | ${fixed(target.rss.peakMiB, 0)} MiB | ${fixed(target.rss.afterMiB ?? NaN, 0)} MiB | ${fixed(target.rss.heapAfterMiB ?? NaN, 0)} MiB |`);
+    }
+  }
+  lines.push(`| upstream double (after ${sequence.toLocaleString('en-US')} operations) | | | ${fixed(doubleRss, 0)} MiB | |`);
+  const table = lines.join('\n');
+  console.log(`\n${table}\n`);
+
+  if (!values['no-readme']) {
+    const readme = readFileSync(README, 'utf8');
+    const from = readme.indexOf(MARKERS[0]);
+    const to = readme.indexOf(MARKERS[1]);
+    if (from < 0 || to < from) {
+      console.error(`README.md has no ${MARKERS.join(' … ')} markers; the table was not written.`);
+    } else {
+      writeFileSync(README, `${readme.slice(0, from + MARKERS[0].length)}\n${table}\n${readme.slice(to)}`);
+      console.error('Wrote the table into README.md.');
+    }
+  }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(killer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  if (postgresDatabase) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${postgresDatabase}`);
+    await admin.end();
+  }
   rmSync(workDir, { recursive: true, force: true });
 }

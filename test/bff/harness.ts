@@ -6,10 +6,12 @@ import pg from 'pg';
 import { loadConfig } from '@redline/bff/config';
 import { createMember } from '@redline/bff/members';
 import { startBff, type RunningBff } from '@redline/bff/server';
-import type { Budgets } from '@redline/bff/storage/ledger';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import type { Budgets, Ledger } from '@redline/bff/storage/ledger';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
 import { upstreamControl } from '../upstream/client.ts';
 import type { UpstreamDoubleOptions } from '../upstream/app.ts';
+import { TEST_DATABASE_URL } from '../system.ts';
 
 /** Collects everything the BFF logs, to assert on what never appears there. */
 export class LogCapture extends Writable {
@@ -87,12 +89,16 @@ export interface HarnessOptions {
   offline?: boolean;
   upstream?: UpstreamDoubleOptions;
   apiKey?: string;
+  /** The ledger: the data folder's SQLite file (default), the machine's PostgreSQL in a schema of its own, or a given one. */
+  ledger?: Ledger | 'sqlite' | 'postgres';
+  /** The BFF's clock for retention. */
+  now?: () => number;
 }
 
 export const UPSTREAM_KEY = 'demo-key-primary';
 
-/** The machine's PostgreSQL (trust auth, database `test`); each test uses its own schema. */
-export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The tests' PostgreSQL database (`npm run setup` creates it); each test uses its own schema. */
+export const POSTGRES_URL = TEST_DATABASE_URL;
 
 export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
@@ -100,6 +106,8 @@ export async function dropSchema(schema: string): Promise<void> {
   await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await client.end();
 }
+
+let schemas = 0;
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const double = options.offline ? undefined : await startUpstreamDouble({ testMode: true, ...options.upstream });
@@ -113,7 +121,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.env,
   };
   const logs = new LogCapture();
-  const bff = await startBff(loadConfig(env), { logDestination: logs });
+  const schema = options.ledger === 'postgres' ? `harness_${process.pid}_${schemas++}` : undefined;
+  const ledger = schema ? await PostgresLedger.open(POSTGRES_URL, schema) : typeof options.ledger === 'object' ? options.ledger : undefined;
+  const bff = await startBff(loadConfig(env), { logDestination: logs, ledger, now: options.now });
   const addMember = async (name: string, budgets: Budgets = {}) => (await createMember(bff.ledger, name, budgets)).token;
   const token = await addMember('tester');
   return {
@@ -131,6 +141,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await bff.stop();
       await double?.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (schema) await dropSchema(schema);
     },
   };
 }

@@ -33,6 +33,7 @@ const operation = (operationId: string, extra: Partial<NewOperation> = {}): NewO
   partIndex: null,
   parts: 1,
   source: 'upstream',
+  wordsReserved: 0,
   ...extra,
 });
 
@@ -58,16 +59,21 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     ]);
   });
 
-  it('inserts an operation once, with its parts in one step', async () => {
-    expect(await ledger.insertOperations([operation('doc', { parts: 2 }), operation('doc#0', { parentOperationId: 'doc', partIndex: 0 }), operation('doc#1', { parentOperationId: 'doc', partIndex: 1 })])).toBe(true);
-    expect(await ledger.insertOperations([operation('doc')])).toBe(false);
+  it('inserts an operation once, with its parts in one step, and returns the stored record either way', async () => {
+    const first = operation('one');
+    const inserted = await ledger.openOperation([first]);
+    // A single operation's first attempt is counted with its insert.
+    expect(inserted).toEqual({ status: 'inserted', record: expect.objectContaining({ operationId: 'one', idempotencyKey: first.idempotencyKey, state: 'pending', attempts: 1, requestBody: first.requestBody }) });
+    const repeat = await ledger.openOperation([operation('one', { fingerprint: 'other work' })]);
+    expect(repeat).toEqual({ status: 'exists', record: expect.objectContaining({ idempotencyKey: first.idempotencyKey, fingerprint: 'fp-one', attempts: 1 }) });
+    expect(await ledger.openOperation([operation('doc', { parts: 2 }), operation('doc#0', { parentOperationId: 'doc', partIndex: 0 }), operation('doc#1', { parentOperationId: 'doc', partIndex: 1 })])).toMatchObject({ status: 'inserted' });
+    expect(await ledger.openOperation([operation('doc')])).toMatchObject({ status: 'exists', record: { operationId: 'doc', parts: 2, attempts: 0 } });
     expect((await ledger.partsOf('m_1', 'doc')).map((part) => part.operationId)).toEqual(['doc#0', 'doc#1']);
-    expect((await ledger.pendingOperations()).map((pending) => pending.operationId)).toEqual(['doc']);
+    expect((await ledger.pendingOperations()).map((pending) => pending.operationId)).toEqual(['one', 'doc']);
   });
 
   it('records attempts, completion (dropping the request bytes) and failure; sums words per product', async () => {
-    await ledger.insertOperations([operation('single')]);
-    await ledger.countAttempt('m_1', 'single');
+    await ledger.openOperation([operation('single')]);
     await ledger.countAttempt('m_1', 'single');
     await ledger.completeOperation('m_1', 'single', { result: { data: { ok: [1, 'ü😀'] } }, source: 'offline', wordsCharged: 42, acceptedKey: 'their-key', acceptedKeySource: 'server-generated' });
     expect(await ledger.findOperation('m_1', 'single')).toMatchObject({
@@ -83,13 +89,115 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     await ledger.failOperation('m_1', 'single', { status: 410, error: { code: 'result_expired', message: 'old' } });
     expect((await ledger.findOperation('m_1', 'single'))?.state).toBe('completed'); // a result is never lost
 
-    await ledger.insertOperations([operation('failing', { product: 'humanizer' })]);
+    await ledger.openOperation([operation('failing', { product: 'humanizer' })]);
     await ledger.failOperation('m_1', 'failing', { status: 402, error: { code: 'quota_exceeded', message: 'no words', remainingWords: 3 } });
     expect(await ledger.findOperation('m_1', 'failing')).toMatchObject({ state: 'failed', error: { status: 402, error: { remainingWords: 3 } } });
     expect(await ledger.wordsCharged('m_1')).toEqual({ detector: 42, humanizer: 0, plagiarism: 0 });
   });
 
+  it('reserves words against a budget with the insert, adjusts them to the charge, releases them on failure', async () => {
+    await ledger.addMember({ id: 'm_b', name: 'budgeted', tokenHash: hashToken('tb'), tokenPrefix: 'rl_b…', budgets: { detector: 100 } });
+    const op = (id: string, words: number, extra: Partial<NewOperation> = {}) => operation(id, { memberId: 'm_b', wordsReserved: words, ...extra });
+    expect(await ledger.openOperation([op('b1', 90)])).toMatchObject({ status: 'inserted' });
+    expect(await ledger.openOperation([op('b2', 20), op('b2#0', 0, { parentOperationId: 'b2', partIndex: 0 })])).toEqual({ status: 'over_budget', remainingWords: 10 });
+    expect(await ledger.findOperation('m_b', 'b2#0')).toBeUndefined(); // nothing of a refused insert stays
+    expect((await ledger.budgetUsage('m_b')).detector).toBe(90);
+    expect(await ledger.openOperation([op('b1', 90)])).toMatchObject({ status: 'exists' }); // a repeat reserves nothing
+    expect((await ledger.budgetUsage('m_b')).detector).toBe(90);
+    // Other products and budget-free members are counted but never refused.
+    expect(await ledger.openOperation([op('h1', 5000, { product: 'humanizer' })])).toMatchObject({ status: 'inserted' });
+
+    await ledger.completeOperation('m_b', 'b1', { result: {}, source: 'upstream', wordsCharged: 85 });
+    expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
+    await ledger.completeOperation('m_b', 'b1', { result: {}, source: 'upstream', wordsCharged: 85 }); // counted once
+    expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
+    expect(await ledger.openOperation([op('b3', 15)])).toMatchObject({ status: 'inserted' });
+    expect(await ledger.openOperation([op('b4', 1)])).toEqual({ status: 'over_budget', remainingWords: 0 });
+    await ledger.failOperation('m_b', 'b3', { status: 402, error: { code: 'quota_exceeded', message: 'no words' } });
+    expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
+    expect(await ledger.openOperation([op('b4', 10)])).toMatchObject({ status: 'inserted' });
+    expect(await ledger.reopenOperation('m_b', 'b3', '{"text":"again"}', 15)).toEqual({ status: 'over_budget', remainingWords: 5 });
+    expect((await ledger.findOperation('m_b', 'b3'))?.state).toBe('failed');
+    await ledger.failOperation('m_b', 'b4', { status: 402, error: { code: 'quota_exceeded', message: 'no words' } });
+    expect(await ledger.reopenOperation('m_b', 'b3', '{"text":"again"}', 15)).toMatchObject({ status: 'inserted' });
+    expect(await ledger.findOperation('m_b', 'b3')).toMatchObject({ state: 'pending', error: null });
+    expect(await ledger.budgetUsage('m_b')).toEqual({ detector: 100, humanizer: 5000, plagiarism: 0 });
+    expect((await ledger.wordsCharged('m_b')).detector).toBe(85);
+  });
+
+  it('drops request bytes when an operation settles; after retention keeps only metadata, and parts of a pending document', async () => {
+    const charged = await ledger.wordsCharged('m_1');
+    await ledger.openOperation([operation('r-done', { wordsReserved: 7 })]);
+    await ledger.completeOperation('m_1', 'r-done', { result: { text: 'secret result' }, source: 'upstream', wordsCharged: 7 });
+    await ledger.openOperation([operation('r-fail')]);
+    await ledger.failOperation('m_1', 'r-fail', { status: 402, error: { code: 'quota_exceeded', message: 'no words' } });
+    expect((await ledger.findOperation('m_1', 'r-fail'))?.requestBody).toBeNull();
+    const part = (id: string, parent: string, index: number) => operation(id, { parentOperationId: parent, partIndex: index });
+    await ledger.openOperation([operation('r-doc', { parts: 2 }), part('r-doc#0', 'r-doc', 0), part('r-doc#1', 'r-doc', 1)]);
+    await ledger.completeOperation('m_1', 'r-doc#0', { result: { text: 'part result' }, source: 'upstream', wordsCharged: 3 });
+    await ledger.failOperation('m_1', 'r-doc', { status: 400, error: { code: 'invalid_request', message: 'refused' } });
+    expect((await ledger.partsOf('m_1', 'r-doc')).map((p) => [p.state, p.requestBody])).toEqual([
+      ['completed', null],
+      ['pending', null], // the failed document's unsent part keeps no text either
+    ]);
+    await ledger.openOperation([operation('r-pending', { parts: 2 }), part('r-pending#0', 'r-pending', 0), part('r-pending#1', 'r-pending', 1)]);
+    await ledger.completeOperation('m_1', 'r-pending#0', { result: { text: 'needed for the merge' }, source: 'upstream', wordsCharged: 3 });
+
+    expect(await ledger.purgeSettled(new Date(Date.now() - 3_600_000))).toBe(0);
+    expect(await ledger.purgeSettled(new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(4);
+    const done = await ledger.findOperation('m_1', 'r-done');
+    expect(done).toMatchObject({ state: 'completed', result: null, requestBody: null, wordsCharged: 7, fingerprint: 'fp-r-done', idempotencyKey: expect.stringMatching(/^key-r-done/) });
+    expect(done?.expiredAt).toEqual(expect.any(String));
+    expect(await ledger.findOperation('m_1', 'r-fail')).toMatchObject({ state: 'failed', error: null, expiredAt: expect.any(String) });
+    expect(await ledger.findOperation('m_1', 'r-pending#0')).toMatchObject({ result: { text: 'needed for the merge' }, expiredAt: null });
+    expect((await ledger.findOperation('m_1', 'r-pending'))?.requestBody).not.toBeNull();
+    // The completed parts of the failed and of the pending document stay charged.
+    expect((await ledger.wordsCharged('m_1')).detector).toBe(charged.detector + 7 + 3 + 3);
+    // A reduced failure is never reopened.
+    await ledger.reopenOperation('m_1', 'r-fail', '{}', 1);
+    expect((await ledger.findOperation('m_1', 'r-fail'))?.state).toBe('failed');
+  });
+
   it('answers readiness pings', async () => {
     await expect(ledger.ping()).resolves.toBeUndefined();
   });
+});
+
+it('PostgreSQL: ten 90-word operations at once on two ledgers (two instances) against a budget of 100: exactly one is inserted', async () => {
+  const budgetSchema = `${schema}_budget`;
+  const [a, b] = [await PostgresLedger.open(POSTGRES_URL, budgetSchema), await PostgresLedger.open(POSTGRES_URL, budgetSchema)];
+  try {
+    await a.addMember({ id: 'm_c', name: 'concurrent', tokenHash: hashToken('tc'), tokenPrefix: 'rl_c…', budgets: { detector: 100 } });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).openOperation([operation(`c${i}`, { memberId: 'm_c', wordsReserved: 90 })])),
+    );
+    expect(results.filter((result) => result.status === 'inserted')).toHaveLength(1);
+    expect(results.filter((result) => result.status === 'over_budget')).toHaveLength(9);
+    expect((await b.budgetUsage('m_c')).detector).toBe(90);
+  } finally {
+    await a.close();
+    await b.close();
+    await dropSchema(budgetSchema);
+  }
+});
+
+it.each(ledgers)('%s: one operation opened at once on two connections (two instances) is stored once, and both get the stored record', async (name, _open) => {
+  const shared = `${schema}_race`;
+  const folder2 = mkdtempSync(path.join(tmpdir(), 'redline-ledger-race-'));
+  const open = () => (name === 'SQLite' ? Promise.resolve(new SqliteLedger(path.join(folder2, 'ledger.sqlite'))) : PostgresLedger.open(POSTGRES_URL, shared));
+  const [a, b] = [await open(), await open()];
+  try {
+    for (let round = 0; round < 20; round++) {
+      const results = await Promise.all([a, b, a, b].map((ledger) => ledger.openOperation([operation(`race-${round}`)])));
+      const stored = results.map((result) => (result.status === 'over_budget' ? undefined : result.record.idempotencyKey));
+      expect(results.filter((result) => result.status === 'inserted')).toHaveLength(1);
+      expect(new Set(stored).size).toBe(1);
+      expect(stored[0]).toBeDefined();
+    }
+  } finally {
+    await a.close();
+    await b.close();
+    rmSync(folder2, { recursive: true, force: true });
+    if (name !== 'SQLite') await dropSchema(shared);
+  }
 });

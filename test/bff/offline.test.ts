@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BffDetectResponse, BffHumanizeResponse, BffPlagiarismResponse } from '@redline/shared';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
+import { createLogger } from '@redline/bff/logging';
+import { OfflineForwarder } from '@redline/bff/offline/offline-forwarder';
 import { newOperationId, startHarness, type Harness } from './harness.ts';
 
 // Offline mode: no upstream key configured; the same API from the built-in analyzers.
@@ -58,4 +60,23 @@ it('replays and meters like the upstream mode', async () => {
   expect(usage.mode).toBe('offline');
   expect(usage.products.detector.wordsCharged).toBeGreaterThan(4);
   expect((await h.call('/readyz', undefined, { token: null })).body.mode).toBe('offline');
+});
+
+it('the offline forwarder refuses what the upstream refuses with HTTP-style errors, never a thrown ZodError', async () => {
+  const forwarder = new OfflineForwarder({ logger: createLogger('silent'), threads: 1 });
+  try {
+    for (const text of ['\u0085', '  \n ', '\uFEFF'.repeat(160_001)]) {
+      const outcome = await forwarder.forward({ product: 'detector', idempotencyKey: 'k'.repeat(32), body: JSON.stringify({ text, version: 'v3' }) });
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok) continue;
+      expect(outcome.settled).toBe(true);
+      expect(outcome.error.status).toBe(400);
+      expect(outcome.error.body.code).toBe('invalid_request');
+      expect(outcome.error.body.fields?.text).toBeTruthy();
+    }
+    const accepted = await forwarder.forward({ product: 'plagiarism', idempotencyKey: 'k'.repeat(32), body: JSON.stringify({ text: '\uFEFF'.repeat(160_000) }) });
+    expect(accepted.ok).toBe(true);
+  } finally {
+    await forwarder.close();
+  }
 });

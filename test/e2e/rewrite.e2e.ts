@@ -4,7 +4,7 @@ import { test, expect, type Stack } from './fixtures.ts';
 import { cardText, highlightedTexts, waitForToast } from './page-probes.ts';
 
 const ORIGINAL = "In today's fast-paced digital landscape, it is important to note that artificial intelligence plays a crucial role in fostering innovation.";
-const SUGGESTION = 'These days, note that artificial intelligence matters a lot for fostering innovation.';
+const SUGGESTION = 'Today, artificial intelligence is central to fostering innovation.';
 
 // Each editor: how to focus it and read its own model's text.
 const EDITORS = [
@@ -33,9 +33,10 @@ for (const editor of EDITORS) {
     const panel = await humanize(page, stack, /rewrite is ready: 2 suggestions/);
     const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
     await expect(first.locator('ins').first()).toBeVisible(); // the word-level diff
-    await expect(first).toContainText('These days');
+    await expect(first.locator('ins').first()).toContainText('Today');
     await first.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect(first.getByTestId('decision')).toHaveText('Accepted');
+    console.log(`strategy ${editor.name}: ${await first.getAttribute('data-strategy')}`);
 
     const expected = before.replace(ORIGINAL, SUGGESTION);
     await expect.poll(() => page.evaluate(editor.text)).toBe(expected);

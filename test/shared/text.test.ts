@@ -8,6 +8,7 @@ import {
   countCharacters,
   countWords,
   newIdempotencyKey,
+  sentenceSegments,
 } from '@redline/shared';
 
 describe('countWords: whitespace-separated words, Unicode White_Space', () => {
@@ -89,6 +90,21 @@ describe('idempotency keys', () => {
     for (const key of keys) {
       expect(RestIdempotencyKey.parse(key)).toBe(key);
       expect(McpIdempotencyKey.parse(key)).toBe(key);
+    }
+  });
+});
+
+describe('sentenceSegments', () => {
+  it('finds the same segments in windows as the segmenter on the whole text', () => {
+    const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+    const pieces = ['Dr. Smith arrived.', 'It rained!', 'Was it "over?" she asked.', 'See e.g. the notes (p. 4).', 'A😀 b.', '\n\n', 'no end here', '...', '  ', 'U.S. law applies.', `${'x'.repeat(5000)}.`];
+    let seed = 15;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let round = 0; round < 20; round++) {
+      let text = '';
+      while (text.length < 30_000) text += pieces[Math.floor(random() * pieces.length)]! + (random() < 0.7 ? ' ' : '');
+      const whole = [...segmenter.segment(text)].map(({ segment, index }) => ({ segment, index }));
+      expect([...sentenceSegments(text)]).toEqual(whole);
     }
   });
 });

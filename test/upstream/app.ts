@@ -17,7 +17,7 @@ import {
 import { BUILT_IN_CORPUS, createPlagiarismChecker, detect, humanize, type SourceDocument } from '@redline/shared/analysis';
 import { DEMO_ACCOUNTS, type AccountConfig } from './accounts.ts';
 import { FaultQueue, type Fault } from './faults.ts';
-import { Ledger, type AccountState, type OperationRecord } from './ledger.ts';
+import { Ledger, fingerprintOf, type AccountState, type OperationRecord } from './ledger.ts';
 import { controlRouter } from './control.ts';
 import { mcpRouter, type OperationOutcome as Outcome } from './mcp.ts';
 
@@ -32,7 +32,7 @@ export interface UpstreamDoubleOptions {
   corpus?: readonly SourceDocument[];
 }
 
-/** One line per request the double received, for tests to assert on. */
+/** One line per request the double received, for tests to assert on (the latest RECEIVED_LOG_LIMIT at least). */
 export interface ReceivedRequest {
   product: Product;
   accountId: string | undefined;
@@ -56,6 +56,9 @@ interface Operation<T> {
   run: (body: T) => unknown;
 }
 
+/** The request log keeps the latest entries only, so a long benchmark does not grow it without end. */
+export const RECEIVED_LOG_LIMIT = 10_000;
+
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): UpstreamDouble {
@@ -65,7 +68,8 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
 
   const operations: { [P in Product]: Operation<never> } = {
     detector: operation(DetectRequest, (body) => body.version, ({ text, version }) => {
-      const { chunks, ai_percentage, words_processed } = detect(text, version);
+      // The rule-based scorer: scripted test texts get the labels they were written for.
+      const { chunks, ai_percentage, words_processed } = detect(text, version, 'stylistic');
       // v1 answers without sentence detail; see shared/CONTRACT.md.
       const details = version === 'v1' ? { ai_percentage } : { chunks, ai_percentage };
       return { success: true, data: { details, version, words_processed } };
@@ -126,6 +130,7 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
       status: 0,
     };
     double.received.push(log);
+    if (double.received.length > 2 * RECEIVED_LOG_LIMIT) double.received.splice(0, double.received.length - RECEIVED_LOG_LIMIT);
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       log.status = status;
       res.status(status).set(headers).json(body);
@@ -189,7 +194,7 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
     if (serverGenerated) keyHeaders[UPSTREAM_HEADERS.idempotencyKeySource] = SERVER_GENERATED_KEY_SOURCE;
 
     const { text } = body as { text: string };
-    const fingerprint = `${endpoint}\n${operations[product].variant(body)}\n${sha256(text)}`;
+    const fingerprint = fingerprintOf(endpoint, operations[product].variant(body), text);
     const existing = double.ledger.record(account, key);
     if (existing) {
       if (existing.fingerprint !== fingerprint) {
@@ -200,11 +205,13 @@ export function createUpstreamDouble(options: UpstreamDoubleOptions = {}): Upstr
           return reply(409, { detail: 'An operation with this Idempotency-Key is in progress.' }, { [UPSTREAM_HEADERS.retryAfter]: inProgressRetryAfter });
         case 'expired':
           return reply(410, { detail: 'The operation with this Idempotency-Key completed more than 24 hours ago.' });
-        case 'awaiting_recording':
-          double.ledger.complete(account, existing, existing.response);
-          return reply(200, existing.response, keyHeaders);
+        case 'awaiting_recording': {
+          const held = double.ledger.storedResponse(existing);
+          double.ledger.complete(account, existing, held);
+          return reply(200, held, keyHeaders);
+        }
         case 'completed':
-          return reply(200, existing.response, keyHeaders);
+          return reply(200, double.ledger.storedResponse(existing), keyHeaders);
       }
     }
 

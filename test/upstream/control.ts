@@ -18,8 +18,9 @@ export function controlRouter(double: UpstreamDouble): Router {
         balances: account.balances,
         charged: account.charged,
         providerRuns: account.providerRuns,
-        records: account.records.size,
+        records: account.records.size + account.expired.size,
       })),
+      heldResponses: double.ledger.heldResponses(),
       pendingFaults: double.faults.pending,
       now: double.ledger.now(),
     });

@@ -1,17 +1,33 @@
+import { createHash } from 'node:crypto';
 import { PRODUCTS, REPLAY_WINDOW_MS, type Product } from '@redline/shared';
 import type { AccountConfig, Balances } from './accounts.ts';
 
-/** What the double stores per idempotency key (upstream-api.md 2.8 and 3.2). */
+/** What binds a key to its first use (2.8), in 128 bits: small enough to keep for every operation ever run. */
+export const fingerprintOf = (endpoint: string, variant: string, text: string): string =>
+  createHash('sha256').update(`${endpoint}\n${variant}\n`).update(text).digest('base64url').slice(0, 22);
+
+/** What the double stores per idempotency key while its response is replayable (upstream-api.md 2.8 and 3.2). */
 export interface OperationRecord {
   key: string;
+  /** A digest of endpoint, variant and text: what a repeat must match. */
   fingerprint: string;
   serverGenerated: boolean;
   product: Product;
   words: number;
-  state: 'in_progress' | 'awaiting_recording' | 'completed' | 'expired';
-  /** The replayable response; dropped when the record expires. */
-  response?: unknown;
+  state: 'in_progress' | 'awaiting_recording' | 'completed';
+  /**
+   * The replayable response as JSON text: a fraction of the memory of the object, which
+   * would also hold on to the request's text through the sentences cut from it.
+   */
+  responseJson?: string;
   completedAt?: number;
+}
+
+/** The permanent record left once the replay window has passed: enough for 409 and 410, no response. */
+export interface ExpiredRecord {
+  key: string;
+  fingerprint: string;
+  state: 'expired';
 }
 
 export interface AccountState {
@@ -22,18 +38,28 @@ export interface AccountState {
   charged: Record<Product, number>;
   /** How often "the provider" ran per product. */
   providerRuns: Record<Product, number>;
+  /** Operations whose response is still held: in progress, awaiting recording, or completed within 24 hours. */
   records: Map<string, OperationRecord>;
+  /** Permanent records of expired operations, key → fingerprint. */
+  expired: Map<string, string>;
   rateWindow: { startedAt: number; count: number };
 }
 
 const zeroPerProduct = (): Record<Product, number> =>
   Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
 
-/** Accounts, balances, charges and idempotency records, on an injectable clock. */
+/**
+ * Accounts, balances, charges and idempotency records, on an injectable clock. Responses
+ * expire 24 hours (of this clock) after completion, whether or not anyone asks for them
+ * again, so memory is bounded by the replay window; only the small permanent record stays.
+ */
 export class Ledger {
   #accounts = new Map<string, AccountState>();
   #accountByKey = new Map<string, AccountState>();
   #clockOffsetMs = 0;
+  /** Completed operations in completion order: the oldest is the next to expire. */
+  #completions: { account: AccountState; record: OperationRecord }[] = [];
+  #completionsHead = 0;
 
   constructor(accounts: AccountConfig[]) {
     for (const config of accounts) {
@@ -44,6 +70,7 @@ export class Ledger {
         charged: zeroPerProduct(),
         providerRuns: zeroPerProduct(),
         records: new Map(),
+        expired: new Map(),
         rateWindow: { startedAt: 0, count: 0 },
       };
       this.#accounts.set(config.id, account);
@@ -57,6 +84,29 @@ export class Ledger {
 
   advanceClock(ms: number): void {
     this.#clockOffsetMs += ms;
+    this.expireResponses();
+  }
+
+  /** Turns every completed operation older than the replay window into its permanent record. */
+  expireResponses(): void {
+    const now = this.now();
+    const queue = this.#completions;
+    while (this.#completionsHead < queue.length) {
+      const { account, record } = queue[this.#completionsHead]!;
+      if (now - record.completedAt! < REPLAY_WINDOW_MS) break;
+      queue[this.#completionsHead++] = undefined!;
+      account.records.delete(record.key);
+      account.expired.set(record.key, record.fingerprint);
+    }
+    if (this.#completionsHead > 1024 && this.#completionsHead * 2 > queue.length) {
+      this.#completions = queue.slice(this.#completionsHead);
+      this.#completionsHead = 0;
+    }
+  }
+
+  /** Responses held in memory across all accounts (for the control API and the memory test). */
+  heldResponses(): number {
+    return this.#completions.length - this.#completionsHead;
   }
 
   accountForKey(apiKey: string): AccountState | undefined {
@@ -83,14 +133,18 @@ export class Ledger {
     return 0;
   }
 
-  /** The record for a key, moved to `expired` once its replay window has passed. */
-  record(account: AccountState, key: string): OperationRecord | undefined {
-    const record = account.records.get(key);
-    if (record?.state === 'completed' && this.now() - record.completedAt! >= REPLAY_WINDOW_MS) {
-      record.state = 'expired';
-      delete record.response;
-    }
-    return record;
+  /** The record for a key: live while its response is replayable, permanent after. */
+  record(account: AccountState, key: string): OperationRecord | ExpiredRecord | undefined {
+    this.expireResponses();
+    const live = account.records.get(key);
+    if (live) return live;
+    const fingerprint = account.expired.get(key);
+    return fingerprint === undefined ? undefined : { key, fingerprint, state: 'expired' };
+  }
+
+  /** The stored response of a completed or held operation, for a replay. */
+  storedResponse(record: OperationRecord): unknown {
+    return record.responseJson === undefined ? undefined : JSON.parse(record.responseJson);
   }
 
   /** Starts an operation: reserves its words and holds the processing reservation. */
@@ -110,14 +164,16 @@ export class Ledger {
   /** The provider finished but usage recording failed: hold the output, charge nothing yet. */
   holdUnrecorded(record: OperationRecord, response: unknown): void {
     record.state = 'awaiting_recording';
-    record.response = response;
+    record.responseJson = JSON.stringify(response);
   }
 
   /** Records the charge and stores the replayable response. */
   complete(account: AccountState, record: OperationRecord, response: unknown): void {
     account.charged[record.product] += record.words;
     record.state = 'completed';
-    record.response = response;
+    record.responseJson = JSON.stringify(response);
     record.completedAt = this.now();
+    this.#completions.push({ account, record });
+    this.expireResponses();
   }
 }

@@ -31,12 +31,12 @@ export function buildOpenApiDocument(version: string) {
     402: { description: 'Not enough words left on the team plan (remaining figures included).', content: { 'application/json': { schema: error } } },
     403: { description: 'No subscription for the product, member budget exhausted, or origin not allowed.', content: { 'application/json': { schema: error } } },
     409: { description: 'The operation id was used for different work.', content: { 'application/json': { schema: error } } },
-    410: { description: 'The result is older than the 24-hour replay window.', content: { 'application/json': { schema: error } } },
+    410: { description: 'The result is older than the upstream replay window or the BFF result retention (24 hours by default).', content: { 'application/json': { schema: error } } },
     413: { description: 'Request body too large.', content: { 'application/json': { schema: error } } },
     415: { description: 'Content-Type is not application/json.', content: { 'application/json': { schema: error } } },
     429: { description: 'Member rate limit reached; honour Retry-After.', content: { 'application/json': { schema: error } } },
     502: { description: 'Provider aborted (nothing charged) or the BFF key was refused.', content: { 'application/json': { schema: error } } },
-    503: { description: 'Busy or usage recording unavailable; retry with the same operation id after Retry-After.', content: { 'application/json': { schema: error } } },
+    503: { description: 'Busy, usage recording unavailable or the BFF ledger unavailable; retry with the same operation id after Retry-After.', content: { 'application/json': { schema: error } } },
     504: { description: 'Upstream unreachable; retry with the same operation id.', content: { 'application/json': { schema: error } } },
   };
   const operation = (path: string, summary: string, request: z.ZodType, response: z.ZodType) =>

@@ -1,15 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DetectRequest, HumanizeRequest, PlagiarismRequest } from '@redline/shared';
-import {
-  BUILT_IN_CORPUS,
-  createPlagiarismChecker,
-  detect,
-  humanize,
-  type SourceDocument,
-} from '@redline/shared/analysis';
+import { Piscina } from 'piscina';
+import type { SourceDocument } from '@redline/shared/analysis';
+import { HttpError, upstreamErrors } from '../errors.ts';
+import type { Logger } from '../logging.ts';
 import type { ForwardRequest, ForwardResult, Forwarder } from '../upstream/forwarder.ts';
+import type { AnalysisResult, AnalysisTask, AnalysisWorkerData } from './analyse.ts';
 
 /**
  * Loads plagiarism sources from a folder of .txt and .md files. A file whose first line is
@@ -31,35 +29,60 @@ export function loadSourceFolder(folder: string): SourceDocument[] {
   return documents;
 }
 
+/** Worker threads for offline analysis by default: the cores left beside the event loop, 1 to 4. */
+export const defaultOfflineThreads = () => Math.max(1, Math.min(4, availableParallelism() - 1));
+
+export interface OfflineForwarderOptions {
+  logger: Logger;
+  corpus?: readonly SourceDocument[] | undefined;
+  threads?: number;
+}
+
 /**
  * Offline mode: the same API served by the built-in analyzers, so the text never leaves
- * this server. Answers have the upstream's shapes.
+ * this server. Answers have the upstream's shapes and its errors. The analyzers run in
+ * worker threads, so a long text never blocks the event loop (health checks, other members).
  */
 export class OfflineForwarder implements Forwarder {
   readonly source = 'offline' as const;
-  readonly #checkPlagiarism: ReturnType<typeof createPlagiarismChecker>;
+  readonly #pool: Piscina<AnalysisTask, AnalysisResult>;
+  readonly #logger: Logger;
 
-  constructor(corpus: readonly SourceDocument[] = BUILT_IN_CORPUS) {
-    this.#checkPlagiarism = createPlagiarismChecker(corpus);
+  constructor({ logger, corpus, threads = defaultOfflineThreads() }: OfflineForwarderOptions) {
+    this.#logger = logger;
+    this.#pool = new Piscina({
+      filename: new URL('./analysis-worker.mjs', import.meta.url).href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      // Not the parent's loader flags: the worker entry registers tsx itself.
+      execArgv: [],
+      workerData: { corpus } satisfies AnalysisWorkerData,
+    });
   }
 
-  async forward({ product, body }: ForwardRequest): Promise<ForwardResult> {
-    const json: unknown = JSON.parse(body);
-    switch (product) {
-      case 'detector': {
-        const { text, version } = DetectRequest.parse(json);
-        const { chunks, ai_percentage, words_processed } = detect(text, version);
-        return { ok: true, body: { success: true, data: { details: { chunks, ai_percentage }, version, words_processed } } };
+  async forward({ product, body, signal }: ForwardRequest): Promise<ForwardResult> {
+    let result: AnalysisResult;
+    try {
+      // A signal of its own per task: the shutdown signal is shared by every operation.
+      result = await this.#pool.run({ product, body }, signal ? { signal: AbortSignal.any([signal]) } : {});
+    } catch (error) {
+      if (signal?.aborted) {
+        // Stopping: the operation stays pending and resumes on the next start.
+        return { ok: false, settled: false, error: HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds.', { retryAfterSeconds: 5 }) };
       }
-      case 'humanizer': {
-        const { text, model } = HumanizeRequest.parse(json);
-        return { ok: true, body: humanize(text, model) };
-      }
-      case 'plagiarism': {
-        const { text } = PlagiarismRequest.parse(json);
-        const { results, plagiarism_score, words_processed } = this.#checkPlagiarism(text);
-        return { ok: true, body: { result: { results, plagiarism_score }, words_processed } };
-      }
+      this.#logger.error({ product, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'offline analyzer failed');
+      return {
+        ok: false,
+        settled: true,
+        error: HttpError.of(500, 'internal_error', 'The offline analyzer failed on this text. Tell your administrator; the log has the details.'),
+      };
     }
+    if (result.ok) return { ok: true, body: result.body };
+    return { ok: false, settled: true, error: upstreamErrors.invalidRequest(result.detail, result.fields) };
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
   }
 }

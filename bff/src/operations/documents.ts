@@ -1,22 +1,31 @@
 import {
   MAX_TEXT_CHARACTERS,
   countCharacters,
+  countWords,
+  isWhiteSpaceCode,
+  splitSentences,
   type DetectResponseLegacy,
   type HumanizeResponse,
   type PlagiarismResponse,
 } from '@redline/shared';
-import { splitSentences } from '@redline/shared/sentences';
 
 /**
- * Large documents: a text over the upstream limit is cut into parts at paragraph breaks
- * first, then at sentence ends, then at whitespace, and the parts' results are merged back
- * into one result for the whole text.
+ * Large documents: a text over the upstream limit is cut into parts, and the parts' results
+ * are merged back into one result for the whole text.
+ *
+ * Each part is as long as the limit allows and ends, in order of preference, at the last
+ * paragraph break, the last sentence end or the last whitespace within the limit. A part
+ * never starts or ends with White_Space (the word rule of @redline/shared/text), so the
+ * upstream can never refuse one as empty, and a cut never falls inside a word unless one
+ * word alone is longer than the limit. The work is linear in the text: each part scans at
+ * most one limit's worth of characters, and sentence ends are looked for only in a short
+ * window before the limit (Intl.Segmenter is quadratic on long strings).
  */
 
 export interface DocumentPart {
-  /** The part's text without surrounding whitespace: what is sent upstream. */
+  /** The part's text without surrounding White_Space: what is sent upstream. */
   text: string;
-  /** Whitespace (or nothing) between the previous part's text and this one. */
+  /** White_Space (or nothing) between the previous part's text and this one. */
   before: string;
   /** Code point offset of `text` in the whole document. */
   startChar: number;
@@ -24,105 +33,153 @@ export interface DocumentPart {
 
 export interface SplitDocument {
   parts: DocumentPart[];
-  /** Whitespace after the last part. */
+  /** White_Space after the last part. */
   after: string;
   characters: number;
 }
 
-type Cutter = (text: string, from: number, to: number) => number[];
+/** How far back from the limit sentence ends are looked for (UTF-16 units). */
+const SENTENCE_WINDOW = 4_000;
 
-/** Cut points after blank-line runs (paragraph breaks). */
-const paragraphCuts: Cutter = (text, from, to) => {
-  const cuts: number[] = [];
-  const blank = /\n[ \t]*\n\s*/g;
-  blank.lastIndex = from;
-  for (let match = blank.exec(text); match && match.index < to; match = blank.exec(text)) {
-    const end = match.index + match[0].length;
-    if (end < to) cuts.push(end);
-  }
-  return cuts;
-};
+const isSpaceAt = (text: string, index: number) => index < text.length && isWhiteSpaceCode(text.charCodeAt(index));
 
-/** Cut points at sentence starts. */
-const sentenceCuts: Cutter = (text, from, to) =>
-  splitSentences(text.slice(from, to))
-    .map((sentence) => from + sentence.start)
-    .filter((cut) => cut > from);
+const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/g;
+const SURROGATE = /[\ud800-\udfff]/;
 
-/** Cut points after whitespace runs. */
-const whitespaceCuts: Cutter = (text, from, to) => {
-  const cuts: number[] = [];
-  const space = /\s+/g;
-  space.lastIndex = from;
-  for (let match = space.exec(text); match && match.index < to; match = space.exec(text)) {
-    const end = match.index + match[0].length;
-    if (end < to && end > from) cuts.push(end);
-  }
-  return cuts;
-};
-
-/** Cut points every `max` code points, never inside a surrogate pair. */
-function hardCuts(text: string, from: number, to: number, max: number): number[] {
-  const cuts: number[] = [];
-  let count = 0;
+/** Line breaks in a White_Space run, a CR LF pair counting once; a paragraph separator counts as two. */
+function isParagraphBreak(text: string, from: number, to: number): boolean {
+  let breaks = 0;
   for (let i = from; i < to; i++) {
-    if (count === max) {
-      cuts.push(i);
-      count = 0;
-    }
     const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < to) i++;
-    count++;
+    if (unit === 0x2029) return true;
+    if (unit === 0x0d && text.charCodeAt(i + 1) === 0x0a) continue;
+    if (unit === 0x0a || unit === 0x0b || unit === 0x0c || unit === 0x0d || unit === 0x85 || unit === 0x2028) breaks++;
+    if (breaks >= 2) return true;
   }
-  return cuts;
+  return false;
 }
 
-/** Slices [from, to) into units of at most `max` code points, coarsest cuts first. */
-function units(text: string, from: number, to: number, max: number, cutters: Cutter[]): [number, number][] {
-  if (countCharacters(text.slice(from, to)) <= max) return [[from, to]];
-  const [cutter, ...finer] = cutters;
-  const cuts = cutter ? cutter(text, from, to) : hardCuts(text, from, to, max);
-  if (cuts.length === 0) return units(text, from, to, max, finer);
-  const bounds = [from, ...cuts, to];
-  const result: [number, number][] = [];
-  for (let i = 1; i < bounds.length; i++) result.push(...units(text, bounds[i - 1]!, bounds[i]!, max, cutter ? finer : []));
-  return result;
+/** The start of the last paragraph break that begins in `(start, limit]`, or -1. */
+function lastParagraphBreak(text: string, start: number, limit: number): number {
+  let reach = limit;
+  while (isSpaceAt(text, reach)) reach++;
+  let last = -1;
+  LINE_BREAK.lastIndex = start;
+  for (let match = LINE_BREAK.exec(text); match && match.index < reach; match = LINE_BREAK.exec(text)) {
+    // The whole White_Space run around this line break, examined once.
+    let runStart = match.index;
+    while (runStart > start && isSpaceAt(text, runStart - 1)) runStart--;
+    let runEnd = match.index + 1;
+    while (isSpaceAt(text, runEnd)) runEnd++;
+    if (runStart > start && runStart <= limit && isParagraphBreak(text, runStart, runEnd)) last = runStart;
+    LINE_BREAK.lastIndex = runEnd;
+  }
+  return last;
+}
+
+/** The end of the last whole sentence in `text[from, to)` that White_Space follows, or -1. */
+function lastSentenceEnd(text: string, from: number, to: number): number {
+  const sentences = splitSentences(text.slice(from, to));
+  // The last span runs into the cut at `to`; the ones before it ended where the next began.
+  for (let i = sentences.length - 2; i >= 0; i--) {
+    const end = from + sentences[i]!.end;
+    if (isSpaceAt(text, end)) return end;
+  }
+  return -1;
+}
+
+/** The start of the last White_Space run that begins in `(start, limit]`, or -1. */
+function lastSpace(text: string, start: number, limit: number): number {
+  let p = limit;
+  while (p > start && !(isSpaceAt(text, p) && !isSpaceAt(text, p - 1))) p--;
+  return p > start ? p : -1;
+}
+
+/**
+ * Where the part that starts at `start` (not White_Space) ends, given that its text may reach
+ * `limit` (exclusive) and the document goes on after it: the start of a White_Space run, or
+ * `limit` itself when the whole window is one word.
+ */
+function cutBefore(text: string, start: number, limit: number): number {
+  const paragraph = lastParagraphBreak(text, start, limit);
+  if (paragraph > 0) return paragraph;
+  const space = lastSpace(text, start, limit);
+  if (space < 0) return limit; // one word longer than the limit
+  const sentenceEnd = lastSentenceEnd(text, Math.max(start, limit - SENTENCE_WINDOW), limit);
+  return sentenceEnd > start ? sentenceEnd : space;
+}
+
+/** Counts code points while moving forward through a text; without surrogates, units are code points. */
+class CodePointCursor {
+  index = 0;
+  codePoints = 0;
+  readonly #plain: boolean;
+
+  constructor(private readonly text: string) {
+    this.#plain = !SURROGATE.test(text);
+  }
+
+  moveTo(index: number): void {
+    if (this.#plain) {
+      this.codePoints += index - this.index;
+      this.index = index;
+      return;
+    }
+    while (this.index < index) this.#step();
+  }
+
+  /** The index `count` code points ahead of the cursor (or `bound`, if nearer), without moving. */
+  ahead(count: number, bound: number): number {
+    if (this.#plain) return Math.min(this.index + count, bound);
+    let index = this.index;
+    for (let n = 0; n < count && index < bound; n++) index = nextCodePoint(this.text, index);
+    return index;
+  }
+
+  #step(): void {
+    this.index = nextCodePoint(this.text, this.index);
+    this.codePoints++;
+  }
+}
+
+function nextCodePoint(text: string, index: number): number {
+  const unit = text.charCodeAt(index);
+  if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+    const next = text.charCodeAt(index + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) return index + 2;
+  }
+  return index + 1;
 }
 
 export function splitDocument(text: string, max: number = MAX_TEXT_CHARACTERS): SplitDocument {
-  const pieces = units(text, 0, text.length, max, [paragraphCuts, sentenceCuts, whitespaceCuts]);
-  // Pack consecutive units greedily into parts of at most `max` characters.
-  const slices: [number, number][] = [];
-  let current: [number, number] | undefined;
-  let currentLength = 0;
-  for (const [start, end] of pieces) {
-    const length = countCharacters(text.slice(start, end));
-    if (current && currentLength + length <= max) {
-      current[1] = end;
-      currentLength += length;
-    } else {
-      if (current) slices.push(current);
-      current = [start, end];
-      currentLength = length;
-    }
-  }
-  if (current) slices.push(current);
-
+  let contentEnd = text.length;
+  while (contentEnd > 0 && isSpaceAt(text, contentEnd - 1)) contentEnd--;
+  const cursor = new CodePointCursor(text);
   const parts: DocumentPart[] = [];
   let previousEnd = 0;
-  for (const [start, end] of slices) {
-    const slice = text.slice(start, end);
-    const contentStart = start + (slice.length - slice.trimStart().length);
-    const contentEnd = start + slice.trimEnd().length;
-    if (contentEnd <= contentStart) continue;
-    parts.push({
-      text: text.slice(contentStart, contentEnd),
-      before: text.slice(previousEnd, contentStart),
-      startChar: countCharacters(text.slice(0, contentStart)),
-    });
-    previousEnd = contentEnd;
+  while (true) {
+    let start = cursor.index;
+    while (start < contentEnd && isSpaceAt(text, start)) start++;
+    if (start >= contentEnd) break;
+    cursor.moveTo(start);
+    const limit = cursor.ahead(max, contentEnd);
+    const end = limit >= contentEnd ? contentEnd : cutBefore(text, start, limit);
+    parts.push({ text: text.slice(start, end), before: text.slice(previousEnd, start), startChar: cursor.codePoints });
+    cursor.moveTo(end);
+    previousEnd = end;
   }
-  return { parts, after: text.slice(previousEnd), characters: countCharacters(text) };
+  cursor.moveTo(text.length);
+  return { parts, after: text.slice(previousEnd), characters: cursor.codePoints };
+}
+
+/**
+ * The words an operation on this text is charged: the upstream counts each part's words, so
+ * a word longer than the limit, cut into parts, is counted once per part.
+ */
+export function documentWords(text: string, max: number = MAX_TEXT_CHARACTERS): { words: number; parts: number } {
+  if (countCharacters(text) <= max) return { words: countWords(text), parts: 1 };
+  const { parts } = splitDocument(text, max);
+  return { words: parts.reduce((sum, part) => sum + countWords(part.text), 0), parts: parts.length };
 }
 
 const percentage = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);

@@ -4,7 +4,6 @@ import {
   MAX_TEXT_CHARACTERS,
   PlagiarismResponse,
   countCharacters,
-  countWords,
   detectResponseSchema,
   newIdempotencyKey,
   type DetectResponseLegacy,
@@ -16,9 +15,9 @@ import {
 import { HttpError, productName, upstreamErrors } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Completion, Ledger, MemberRecord, NewOperation, OperationRecord } from '../storage/ledger.ts';
+import type { Completion, InsertResult, Ledger, MemberRecord, NewOperation, OpenResult, OperationRecord } from '../storage/ledger.ts';
 import type { Forwarder } from '../upstream/forwarder.ts';
-import { mergeDetections, mergeHumanizations, mergePlagiarismChecks, splitDocument } from './documents.ts';
+import { documentWords, mergeDetections, mergeHumanizations, mergePlagiarismChecks, splitDocument } from './documents.ts';
 
 /** What a client asked for: one logical operation. */
 export type OperationInput =
@@ -41,6 +40,12 @@ interface Settled {
   replayed: boolean;
 }
 
+/** A call in flight, with the fingerprint of the work it does: only that work may join it. */
+interface Running {
+  fingerprint: string;
+  settled: Promise<Settled>;
+}
+
 /** Errors that a repeat of the operation id cannot change: answered again from the ledger. */
 const FINAL_ERROR_CODES = new Set(['result_expired', 'internal_error', 'upstream_invalid_response']);
 
@@ -56,6 +61,30 @@ const upstreamBody = (input: OperationInput): string =>
 function inputFromBody(product: Product, operationId: string, body: string): OperationInput {
   return { product, operationId, ...JSON.parse(body) } as OperationInput;
 }
+
+/** A part's error as the document's: which part, and what happened to the words already charged. */
+function documentPartError(error: HttpError, index: number, parts: number, charged: number): HttpError {
+  const kept =
+    charged > 0
+      ? ` The ${charged.toLocaleString('en-US')} words already charged for other parts are counted in your usage; repeating this operation id reuses those parts.`
+      : '';
+  return new HttpError(error.status, { ...error.body, message: `Part ${index + 1} of ${parts} of this document: ${error.body.message}${kept}` }, error.headers);
+}
+
+/**
+ * Lets waiting I/O (health checks, other members' requests) run between the heavy steps of a
+ * large operation (parsing, storing and merging results of megabytes), which would otherwise
+ * run back to back as one long task.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const operationIdReused = (operationId: string) =>
+  HttpError.of(
+    409,
+    'operation_id_reused',
+    'This operation id was already used for a different text, product, version or model. Use a new operation id for new work.',
+    { operationId },
+  );
 
 const fingerprintOf = (product: Product, body: string) => createHash('sha256').update(`${product}\n${body}`).digest('hex');
 
@@ -82,6 +111,8 @@ export interface EngineOptions {
   metrics: Metrics;
   logger: Logger;
   partConcurrency: number;
+  /** How long settled results are kept (BFF_RESULT_RETENTION_HOURS), for the result_expired message. */
+  resultRetentionHours: number;
 }
 
 /**
@@ -91,7 +122,7 @@ export interface EngineOptions {
  * operation is answered from the ledger; concurrent repeats share one call.
  */
 export class OperationEngine {
-  readonly #inflight = new Map<string, Promise<Settled>>();
+  readonly #inflight = new Map<string, Running>();
   readonly #shutdown = new AbortController();
   #closing = false;
 
@@ -104,8 +135,13 @@ export class OperationEngine {
   async run(member: MemberRecord, input: OperationInput): Promise<OperationOutcome> {
     if (this.#closing) throw HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds.', { retryAfterSeconds: 5 });
     const key = `${member.id}\u0000${input.operationId}`;
+    const body = upstreamBody(input);
+    const fingerprint = fingerprintOf(input.product, body);
     const running = this.#inflight.get(key);
-    const settled = running ? { ...(await running), replayed: true } : await this.#track(key, this.#start(member, input));
+    if (running && running.fingerprint !== fingerprint) throw operationIdReused(input.operationId);
+    const settled = running
+      ? { ...(await running.settled), replayed: true }
+      : await this.#track(key, fingerprint, this.#start(member, input, body, fingerprint));
     return this.#outcome(settled);
   }
 
@@ -116,7 +152,7 @@ export class OperationEngine {
       const key = `${record.memberId}\u0000${record.operationId}`;
       if (this.#inflight.has(key)) continue;
       this.options.logger.info({ operationId: record.operationId, product: record.product }, 'resuming pending operation');
-      this.#track(key, this.#execute(record)).catch(() => {
+      this.#track(key, record.fingerprint, this.#execute(record)).catch(() => {
         // The outcome is in the ledger; a client repeat will see it.
       });
     }
@@ -126,59 +162,67 @@ export class OperationEngine {
   /** Stops taking operations and waits for running ones; past the grace period they are left pending. */
   async drain(graceMs: number): Promise<void> {
     this.#closing = true;
-    const all = Promise.allSettled([...this.#inflight.values()]);
+    const all = Promise.allSettled([...this.#inflight.values()].map((running) => running.settled));
     const timer = setTimeout(() => this.#shutdown.abort(new Error('shutting down')), graceMs);
     await all;
     clearTimeout(timer);
   }
 
-  #track(key: string, promise: Promise<Settled>): Promise<Settled> {
-    this.#inflight.set(key, promise);
+  #track(key: string, fingerprint: string, promise: Promise<Settled>): Promise<Settled> {
+    this.#inflight.set(key, { fingerprint, settled: promise });
     void promise.finally(() => this.#inflight.delete(key)).catch(() => {});
     return promise;
   }
 
-  async #start(member: MemberRecord, input: OperationInput): Promise<Settled> {
+  async #start(member: MemberRecord, input: OperationInput, body: string, fingerprint: string): Promise<Settled> {
     const { ledger } = this.options;
-    const body = upstreamBody(input);
-    const fingerprint = fingerprintOf(input.product, body);
-    let record = await ledger.findOperation(member.id, input.operationId);
-    if (record && record.fingerprint !== fingerprint) {
-      throw HttpError.of(
-        409,
-        'operation_id_reused',
-        'This operation id was already used for a different text, product, version or model. Use a new operation id for new work.',
-        { operationId: input.operationId },
-      );
-    }
-    if (record?.state === 'completed') return { record, replayed: true };
-    if (record?.state === 'failed' && record.error && FINAL_ERROR_CODES.has(record.error.error.code)) {
+    const opened = await this.#open(member, input, body, fingerprint);
+    // A single operation this request just stored: no parts to look up, its first attempt already counted.
+    if (opened.status === 'inserted') return this.#execute(opened.record, input.text, !opened.document);
+    let record = opened.record;
+    if (record.fingerprint !== fingerprint) throw operationIdReused(input.operationId);
+    if (record.expiredAt !== null) throw this.#expired();
+    if (record.state === 'completed') return { record, replayed: true };
+    if (record.state === 'failed' && record.error && FINAL_ERROR_CODES.has(record.error.error.code)) {
       throw new HttpError(record.error.status, record.error.error);
     }
-    if (!record) {
-      await this.#checkBudget(member, input);
-      record = await this.#insert(member, input, body, fingerprint);
+    if (record.state === 'failed') {
+      this.#checkReservation(input, await ledger.reopenOperation(member.id, input.operationId, body, documentWords(input.text).words));
+      record = { ...record, state: 'pending', error: null, requestBody: body };
     }
-    return this.#execute(record);
+    return this.#execute(record, input.text);
   }
 
-  async #checkBudget(member: MemberRecord, input: OperationInput): Promise<void> {
-    const budget = member.budgets[input.product];
-    if (budget === undefined) return;
-    const used = (await this.options.ledger.wordsCharged(member.id))[input.product];
-    const required = countWords(input.text);
-    if (used + required > budget) {
-      const remainingWords = Math.max(0, budget - used);
-      throw HttpError.of(
-        403,
-        'member_budget_exceeded',
-        `Your word budget for the ${productName(input.product)} has ${remainingWords.toLocaleString('en-US')} words left and this text needs ${required.toLocaleString('en-US')}. Ask your administrator to raise it.`,
-        { product: input.product, remainingWords, requiredWords: required },
-      );
-    }
+  /** A settled operation past the retention period: its result is gone, and it is never run (or charged) again. */
+  #expired(): HttpError {
+    const hours = this.options.resultRetentionHours;
+    return HttpError.of(
+      410,
+      'result_expired',
+      `This check finished more than ${hours.toLocaleString('en-US')} hours ago and the BFF no longer keeps its result. Start a new check with a new operation id.`,
+    );
   }
 
-  async #insert(member: MemberRecord, input: OperationInput, body: string, fingerprint: string): Promise<OperationRecord> {
+  /** The ledger reserves an operation's words with its insert; a short budget refuses it before anything is forwarded. */
+  #checkReservation<R extends InsertResult | OpenResult>(input: OperationInput, reservation: R): asserts reservation is Exclude<R, { status: 'over_budget' }> {
+    if (reservation.status !== 'over_budget') return;
+    const { remainingWords } = reservation;
+    const required = documentWords(input.text).words;
+    throw HttpError.of(
+      403,
+      'member_budget_exceeded',
+      `Your word budget for the ${productName(input.product)} has ${remainingWords.toLocaleString('en-US')} words left and this text needs ${required.toLocaleString('en-US')}. Ask your administrator to raise it.`,
+      { product: input.product, remainingWords, requiredWords: required },
+    );
+  }
+
+  /** Finds the stored operation or stores it (with a document's parts), in one ledger call. */
+  async #open(
+    member: MemberRecord,
+    input: OperationInput,
+    body: string,
+    fingerprint: string,
+  ): Promise<{ status: 'inserted' | 'exists'; record: OperationRecord; document: boolean }> {
     const { ledger, forwarder } = this.options;
     const base = { memberId: member.id, product: input.product, source: forwarder.source };
     const document = countCharacters(input.text) > MAX_TEXT_CHARACTERS ? splitDocument(input.text) : undefined;
@@ -192,7 +236,8 @@ export class OperationEngine {
         requestBody: body,
         parentOperationId: null,
         partIndex: null,
-        parts: Math.max(1, parts.length),
+        parts: document ? parts.length : 1,
+        wordsReserved: documentWords(input.text).words,
       },
     ];
     if (document) {
@@ -207,25 +252,42 @@ export class OperationEngine {
           parentOperationId: input.operationId,
           partIndex: index,
           parts: 1,
+          wordsReserved: 0,
         });
       });
     }
-    await ledger.insertOperations(operations);
-    // Whoever inserted first, the stored record is the one to run.
-    return (await ledger.findOperation(member.id, input.operationId))!;
+    const opened = await ledger.openOperation(operations);
+    this.#checkReservation(input, opened);
+    return { ...opened, document: document !== undefined };
   }
 
-  async #execute(record: OperationRecord): Promise<Settled> {
-    const parts = await this.options.ledger.partsOf(record.memberId, record.operationId);
-    const completed = parts.length > 0 ? await this.#executeDocument(record, parts) : await this.#forward(record);
+  /**
+   * Runs a stored operation; `text` is the client's text when a request (not a resume) runs it.
+   * `justStored`: a single operation this request inserted, whose first attempt its insert counted.
+   */
+  async #execute(record: OperationRecord, text?: string, justStored = false): Promise<Settled> {
+    const parts = justStored ? [] : await this.options.ledger.partsOf(record.memberId, record.operationId);
+    const completed = parts.length > 0 ? await this.#executeDocument(record, parts, text) : await this.#forward(record, justStored);
     return { record: completed, replayed: false };
   }
 
-  /** One upstream operation: forwards its stored bytes with its stored key and records the outcome. */
-  async #forward(record: OperationRecord): Promise<OperationRecord> {
+  async #forward(record: OperationRecord, attemptCounted = false): Promise<OperationRecord> {
+    const attempt = await this.#attempt(record, attemptCounted);
+    if (!attempt.ok) throw attempt.error;
+    return attempt.record;
+  }
+
+  /**
+   * One upstream operation: forwards its stored bytes with its stored key and records the
+   * outcome. `settled`: the failure is final for this key and recorded in the ledger.
+   */
+  async #attempt(
+    record: OperationRecord,
+    attemptCounted = false,
+  ): Promise<{ ok: true; record: OperationRecord } | { ok: false; error: HttpError; settled: boolean }> {
     const { ledger, forwarder, metrics, logger } = this.options;
-    if (record.state === 'completed') return record;
-    await ledger.countAttempt(record.memberId, record.operationId);
+    if (record.state === 'completed') return { ok: true, record };
+    if (!attemptCounted) await ledger.countAttempt(record.memberId, record.operationId);
     const outcome = await forwarder.forward({
       product: record.product,
       idempotencyKey: record.idempotencyKey,
@@ -237,17 +299,19 @@ export class OperationEngine {
       metrics.operations.inc({ product: record.product, outcome: outcome.error.body.code });
       if (outcome.settled) await ledger.failOperation(record.memberId, record.operationId, { status: outcome.error.status, error: outcome.error.body });
       logger.warn({ ...log, code: outcome.error.body.code, settled: outcome.settled }, 'operation failed');
-      throw outcome.error;
+      return { ok: false, error: outcome.error, settled: outcome.settled };
     }
+    await yieldToEventLoop();
     const version = record.product === 'detector' ? (JSON.parse(record.requestBody!) as { version: DetectorVersion }).version : undefined;
     const parsed = parseResult(record.product, outcome.body, version);
     if (!parsed.success) {
       const error = upstreamErrors.invalidResponse('the result did not match the documented shape');
       await ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body });
       logger.error({ ...log, issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'upstream result did not parse');
-      throw error;
+      return { ok: false, error, settled: true };
     }
     const wordsCharged = wordsOf(record.product, parsed.data);
+    await yieldToEventLoop();
     const completed = await this.#complete(record, {
       result: parsed.data,
       source: forwarder.source,
@@ -261,7 +325,7 @@ export class OperationEngine {
     metrics.operations.inc({ product: record.product, outcome: 'completed' });
     metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
     if (record.parentOperationId === null) logger.info({ ...log, wordsCharged, source: forwarder.source }, 'operation completed');
-    return completed;
+    return { ok: true, record: completed };
   }
 
   /** Records the completion and returns the record as the ledger now holds it, without reading it back. */
@@ -280,34 +344,50 @@ export class OperationEngine {
     };
   }
 
-  /** A large document: its parts run with bounded concurrency, then merge into one result. */
-  async #executeDocument(parent: OperationRecord, parts: OperationRecord[]): Promise<OperationRecord> {
+  /**
+   * A part's request bytes were dropped when it (or its document) failed; a repeat rebuilds
+   * them from the document's text, and the stored fingerprint proves they are the same bytes.
+   */
+  #withRequestBody(part: OperationRecord, input: OperationInput, text: string): OperationRecord {
+    if (part.requestBody !== null || part.state === 'completed') return part;
+    const requestBody = upstreamBody({ ...input, text });
+    if (fingerprintOf(part.product, requestBody) !== part.fingerprint) {
+      throw HttpError.of(500, 'internal_error', 'This document was split differently when it was first sent, so it cannot be resumed. Start a new check with a new operation id.');
+    }
+    return { ...part, requestBody };
+  }
+
+  /**
+   * A large document: its parts run with bounded concurrency, then merge into one result.
+   * Completed parts are kept (their words stay charged) and reused when the document runs
+   * again. A part the upstream refused for good settles the document with that error; an
+   * open outcome leaves it pending, to be resumed.
+   */
+  async #executeDocument(parent: OperationRecord, parts: OperationRecord[], text?: string): Promise<OperationRecord> {
     const { ledger, partConcurrency, forwarder, logger } = this.options;
     if (parent.state === 'completed') return parent;
     const input = inputFromBody(parent.product, parent.operationId, parent.requestBody!);
-    const document = splitDocument(input.text);
+    const document = splitDocument(text ?? input.text);
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
-    let failure: unknown;
+    let failure: { error: HttpError; settled: boolean; index: number } | undefined;
     const worker = async () => {
       while (next < parts.length && failure === undefined) {
         const index = next++;
-        try {
-          done[index] = await this.#forward(parts[index]!);
-        } catch (error) {
-          failure ??= error;
-        }
+        const attempt = await this.#attempt(this.#withRequestBody(parts[index]!, input, document.parts[index]!.text));
+        if (attempt.ok) done[index] = attempt.record;
+        else failure ??= { ...attempt, index };
       }
     };
     await Promise.all(Array.from({ length: Math.min(partConcurrency, parts.length) }, worker));
     if (failure !== undefined) {
-      // A part the upstream refused settles the document; an open outcome leaves it pending.
-      const partsNow = await ledger.partsOf(parent.memberId, parent.operationId);
-      if (failure instanceof HttpError && partsNow.some((part) => part.state === 'failed')) {
-        await ledger.failOperation(parent.memberId, parent.operationId, { status: failure.status, error: failure.body });
-      }
-      throw failure;
+      const charged = parts.reduce((sum, part, index) => sum + (done[index] ?? part).wordsCharged, 0);
+      const error = documentPartError(failure.error, failure.index, parts.length, charged);
+      if (failure.settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
+      logger.warn({ operationId: parent.operationId, product: parent.product, part: failure.index, code: error.body.code, settled: failure.settled }, 'document operation failed');
+      throw error;
     }
+    await yieldToEventLoop();
     const results = done.map((part) => part.result);
     const merged =
       parent.product === 'detector'
@@ -315,8 +395,10 @@ export class OperationEngine {
         : parent.product === 'humanizer'
           ? mergeHumanizations(document, results as HumanizeResponse[])
           : mergePlagiarismChecks(document, results as PlagiarismResponse[]);
+    await yieldToEventLoop();
     const completed = await this.#complete(parent, { result: merged, source: forwarder.source, wordsCharged: wordsOf(parent.product, merged) });
     logger.info({ operationId: parent.operationId, product: parent.product, parts: parts.length }, 'document operation completed');
+    await yieldToEventLoop(); // the answer is serialised next
     return completed;
   }
 

@@ -1,4 +1,6 @@
 import type { BffError, Product, ResultSource } from '@redline/shared';
+import type { ConsoleStore } from './console-store.ts';
+import type { OAuthStore } from './oauth-store.ts';
 
 /**
  * The BFF's durable state: members and the operation ledger. The embedded implementation
@@ -8,11 +10,16 @@ import type { BffError, Product, ResultSource } from '@redline/shared';
 
 export type Budgets = Partial<Record<Product, number>>;
 
+/** Admins manage the team in the console; members see their own usage. */
+export type Role = 'member' | 'admin';
+export const ROLES: readonly Role[] = ['member', 'admin'];
+
 export interface MemberRecord {
   id: string;
   name: string;
   tokenPrefix: string;
   budgets: Budgets;
+  role: Role;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -41,7 +48,7 @@ export interface OperationRecord {
   fingerprint: string;
   /** The upstream Idempotency-Key, assigned once before the first attempt. */
   idempotencyKey: string;
-  /** The exact request bytes sent upstream (for a large document: the client's request). Dropped on completion. */
+  /** The exact request bytes sent upstream (for a large document: the client's request). Dropped when the operation settles. */
   requestBody: string | null;
   parentOperationId: string | null;
   partIndex: number | null;
@@ -56,6 +63,8 @@ export interface OperationRecord {
   /** The key the upstream said it accepted, when it differs from ours or was server-generated. */
   acceptedKey: string | null;
   acceptedKeySource: string | null;
+  /** When the retention purge reduced this settled operation to its metadata (result and error gone). */
+  expiredAt: string | null;
 }
 
 export type NewOperation = Pick<
@@ -70,7 +79,26 @@ export type NewOperation = Pick<
   | 'partIndex'
   | 'parts'
   | 'source'
->;
+> & {
+  /** Words held against the member's budget while the operation is pending (top level only; parts hold 0). */
+  wordsReserved: number;
+};
+
+/**
+ * How a reservation went. A top-level operation reserves its words against the member's
+ * budget in the same statement as its insert (or reopen), so concurrent operations (on any
+ * instance) can never together pass the budget.
+ */
+export type InsertResult = { status: 'inserted' } | { status: 'over_budget'; remainingWords: number };
+
+/**
+ * How opening an operation went: the stored record either way (the new one, or the one
+ * stored before under this member and operation id, whoever inserted it), or a refusal.
+ */
+export type OpenResult =
+  | { status: 'inserted'; record: OperationRecord }
+  | { status: 'exists'; record: OperationRecord }
+  | { status: 'over_budget'; remainingWords: number };
 
 export interface Completion {
   result: unknown;
@@ -82,6 +110,8 @@ export interface Completion {
 
 export interface Ledger {
   addMember(member: NewMember): Promise<void>;
+  /** Adds the member only while there are no members at all: true for exactly one of several instances starting at once. */
+  addFirstMember(member: NewMember): Promise<boolean>;
   memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined>;
   listMembers(): Promise<MemberRecord[]>;
   /** Revokes by id or name; false when there is no such active member. */
@@ -89,18 +119,56 @@ export interface Ledger {
   countActiveMembers(): Promise<number>;
 
   findOperation(memberId: string, operationId: string): Promise<OperationRecord | undefined>;
-  /** Inserts new operations in one transaction; false (and nothing inserted) when the first already exists. */
-  insertOperations(operations: NewOperation[]): Promise<boolean>;
+  /**
+   * Finds or inserts an operation: inserts the first operation with the rest (a document's
+   * parts) in one transaction, reserving the first one's words against the member's budget,
+   * and returns the stored record; nothing is inserted when the first already exists or the
+   * budget is short. A single operation (one given, no parts) is one statement, and its first
+   * attempt is counted with its insert (attempts = 1): the caller forwards it next.
+   */
+  openOperation(operations: NewOperation[]): Promise<OpenResult>;
+  /**
+   * Puts a settled failure back to pending to run it again, with its request bytes (dropped
+   * when it failed; the client's repeat brings the same text) and its words reserved anew.
+   */
+  reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<InsertResult>;
   /** The parts of a large document's operation, in order. */
   partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]>;
+  /** Counts an attempt beyond the one a single operation's insert counted. */
   countAttempt(memberId: string, operationId: string): Promise<void>;
   completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void>;
-  failOperation(memberId: string, operationId: string, error: StoredError): Promise<void>;
+  /**
+   * Settles an operation as failed and drops the request bytes (of a document's parts too). `wordsCharged`: what the upstream charged for a failed
+   * document's completed parts, which stays counted against the member's budget.
+   */
+  failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged?: number): Promise<void>;
+  /**
+   * Retention: operations settled before `settledBefore` keep only what usage and exactly-once
+   * need (ids, fingerprint, key, words, times); their results and errors are deleted. Parts of
+   * a document still pending are kept. Returns how many operations were reduced.
+   */
+  purgeSettled(settledBefore: Date): Promise<number>;
   /** Top-level operations left pending (by a crash or a deadline), oldest first. */
   pendingOperations(): Promise<OperationRecord[]>;
-  /** Words charged per product for a member's completed top-level operations. */
+  /**
+   * Words charged per product for a member: every completed upstream operation, that is
+   * single operations and the parts of large documents (so a document's parts stay counted
+   * when another part failed or is still pending), never a document and its parts twice.
+   */
   wordsCharged(memberId: string): Promise<Record<Product, number>>;
+  /**
+   * Words counted against a member's budgets per product: charged by settled operations plus
+   * reserved by pending ones. Kept by the database itself (triggers) on every insert and
+   * state change of a top-level operation.
+   */
+  budgetUsage(memberId: string): Promise<Record<Product, number>>;
 
   ping(): Promise<void>;
   close(): Promise<void>;
+
+  /** The OAuth authorization server's storage on this ledger's connection (./oauth-store.ts). */
+  oauthStore(): Promise<OAuthStore>;
+
+  /** The team console's storage on this ledger's connection (./console-store.ts). */
+  consoleStore(): Promise<ConsoleStore>;
 }

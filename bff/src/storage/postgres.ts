@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OperationRecord, StoredError } from './ledger.ts';
+import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationRecord, StoredError } from './ledger.ts';
+import { PostgresConsoleStore } from './console-postgres.ts';
+import type { ConsoleStore } from './console-store.ts';
+import { PostgresOAuthStore } from './oauth-postgres.ts';
+import type { OAuthStore } from './oauth-store.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 /**
@@ -9,6 +13,10 @@ import { newOperationValues, toMember, toOperation, type MemberRow, type Operati
  * they share its stored key and bytes, and the upstream's idempotency makes the second
  * call wait (409, Retry-After) and then replay, so words are still charged once.
  */
+
+/** The SQLSTATE the usage trigger raises when a reservation would pass a member's budget. */
+const BUDGET_EXCEEDED_SQLSTATE = 'RLB01';
+const isBudgetRefusal = (error: unknown) => (error as { code?: string })?.code === BUDGET_EXCEEDED_SQLSTATE;
 
 const MIGRATIONS = [
   `CREATE TABLE members (
@@ -44,23 +52,128 @@ const MIGRATIONS = [
    );
    CREATE INDEX operations_pending ON operations (created_at) WHERE state = 'pending' AND parent_operation_id IS NULL;
    CREATE INDEX operations_parts ON operations (member_id, parent_operation_id, part_index);`,
+  // Budgets (see sqlite.ts): the trigger keeps member_usage equal to the words held by pending
+  // and charged by settled top-level operations. Its upsert locks the member's row, so
+  // concurrent reservations on any instance are counted one after the other.
+  `ALTER TABLE operations ADD COLUMN words_reserved BIGINT NOT NULL DEFAULT 0;
+   CREATE TABLE member_usage (
+     member_id TEXT NOT NULL,
+     product TEXT NOT NULL,
+     words BIGINT NOT NULL DEFAULT 0,
+     PRIMARY KEY (member_id, product)
+   );
+   INSERT INTO member_usage (member_id, product, words)
+     SELECT member_id, product, sum(CASE state WHEN 'pending' THEN words_reserved ELSE words_charged END)
+     FROM operations WHERE parent_operation_id IS NULL GROUP BY member_id, product;
+   CREATE FUNCTION redline_count_usage() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE
+     delta BIGINT := CASE NEW.state WHEN 'pending' THEN NEW.words_reserved ELSE NEW.words_charged END;
+     reserving BOOLEAN := NEW.state = 'pending';
+     used BIGINT;
+     budget BIGINT;
+   BEGIN
+     IF NEW.parent_operation_id IS NOT NULL THEN RETURN NULL; END IF;
+     IF TG_OP = 'UPDATE' THEN
+       delta := delta - CASE OLD.state WHEN 'pending' THEN OLD.words_reserved ELSE OLD.words_charged END;
+       reserving := reserving AND OLD.state <> 'pending';
+       IF delta = 0 THEN RETURN NULL; END IF;
+     END IF;
+     INSERT INTO member_usage AS u (member_id, product, words) VALUES (NEW.member_id, NEW.product, delta)
+       ON CONFLICT (member_id, product) DO UPDATE SET words = u.words + EXCLUDED.words
+       RETURNING u.words INTO used;
+     IF reserving THEN
+       SELECT (budgets ->> NEW.product)::BIGINT INTO budget FROM members WHERE id = NEW.member_id;
+       IF used > budget THEN
+         RAISE EXCEPTION 'member_budget_exceeded' USING ERRCODE = '${BUDGET_EXCEEDED_SQLSTATE}';
+       END IF;
+     END IF;
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER operations_usage AFTER INSERT OR UPDATE OF state, words_charged, words_reserved ON operations
+     FOR EACH ROW EXECUTE FUNCTION redline_count_usage();`,
+  // Retention: when the purge reduced a settled operation to its metadata.
+  `ALTER TABLE operations ADD COLUMN expired_at TIMESTAMPTZ;
+   CREATE INDEX operations_settled ON operations (updated_at) WHERE state <> 'pending' AND expired_at IS NULL;`,
+  // Roles for the team console: every member is a member, except the first-run owner (the
+  // earliest member named "owner"), who becomes an admin. New first-run owners are made admin
+  // by members.ts.
+  `ALTER TABLE members ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('member', 'admin'));
+   UPDATE members SET role = 'admin' WHERE id = (SELECT id FROM members WHERE name = 'owner' ORDER BY created_at, id LIMIT 1);`,
 ];
+
+/**
+ * Finds or inserts an operation in one statement (named: prepared once per connection). The
+ * usage trigger reserves a top-level operation's words inside it. A conflict returns the row
+ * stored before, as this statement's snapshot sees it.
+ */
+const OPEN_OPERATION = {
+  name: 'redline_open_operation',
+  text: `WITH inserted AS (
+           INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
+             parent_operation_id, part_index, parts, state, source, words_reserved, attempts)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12)
+           ON CONFLICT (member_id, operation_id) DO NOTHING
+           RETURNING *
+         )
+         SELECT * FROM inserted
+         UNION ALL
+         SELECT * FROM operations WHERE member_id = $1 AND operation_id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`,
+};
 
 /** Serialises migrations between instances starting together. */
 const MIGRATION_LOCK = 0x7265646c; // "redl"
 
+export interface PostgresLedgerOptions {
+  /** Isolates a deployment or a test; also names the connections (application_name) so an operator can find them. */
+  schema?: string;
+  /**
+   * Connections kept at most (BFF_DATABASE_POOL_SIZE, default 10). Each ledger call holds one
+   * for a single statement, so a few serve many concurrent operations; past the pool, calls wait.
+   */
+  poolSize?: number;
+  /** Told about errors on idle or checked-out connections (a server restart, a terminated backend). */
+  onConnectionError?: (error: Error) => void;
+}
+
 export class PostgresLedger implements Ledger {
   private constructor(private readonly pool: pg.Pool) {}
 
-  /** Connects and brings the schema up to date. `schema` isolates a deployment or a test. */
-  static async open(connectionString: string, schema = 'public'): Promise<PostgresLedger> {
+  /** Connects and brings the schema up to date. */
+  static async open(connectionString: string, schemaOrOptions: string | PostgresLedgerOptions = {}): Promise<PostgresLedger> {
+    const options = typeof schemaOrOptions === 'string' ? { schema: schemaOrOptions } : schemaOrOptions;
+    const schema = options.schema ?? 'public';
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name "${schema}".`);
-    const pool = new pg.Pool({ connectionString, max: 10, options: `-c search_path=${schema}` });
+    const pool = new pg.Pool({
+      connectionString,
+      max: options.poolSize ?? 10,
+      options: `-c search_path=${schema}`,
+      application_name: `redline-bff:${schema}`,
+      // A server that does not answer is unavailable, not a reason to hang requests.
+      connectionTimeoutMillis: 5000,
+    });
+    // Without these listeners a server restart (57P01 on idle or busy connections) is an
+    // unhandled 'error' event that ends the process. The failed query itself still rejects.
+    const onError = (error: Error) => options.onConnectionError?.(error);
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const ledger = new PostgresLedger(pool);
-    const client = await pool.connect();
     try {
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await ledger.#migrate(schema);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+    return ledger;
+  }
+
+  async #migrate(schema: string): Promise<void> {
+    const client = await this.pool.connect();
+    let locked = false;
+    try {
+      // The lock comes first: CREATE SCHEMA IF NOT EXISTS itself races between instances starting together.
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      locked = true;
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await client.query('CREATE TABLE IF NOT EXISTS redline_schema (version INTEGER NOT NULL)');
       const { rows } = await client.query<{ version: number }>('SELECT version FROM redline_schema');
       let version = rows[0]?.version ?? 0;
@@ -72,10 +185,9 @@ export class PostgresLedger implements Ledger {
         await client.query('COMMIT');
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      if (locked) await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       client.release();
     }
-    return ledger;
   }
 
   async addMember(member: NewMember): Promise<void> {
@@ -88,8 +200,23 @@ export class PostgresLedger implements Ledger {
     ]);
   }
 
+  async addFirstMember(member: NewMember): Promise<boolean> {
+    // Instances starting together may all see no members; the unique name lets exactly one insert.
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO members (id, name, token_hash, token_prefix, budgets)
+       SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM members)
+       ON CONFLICT DO NOTHING`,
+      [member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets)],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   async memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined> {
-    const { rows } = await this.pool.query<MemberRow>('SELECT * FROM members WHERE token_hash = $1 AND revoked_at IS NULL', [tokenHash]);
+    const { rows } = await this.pool.query<MemberRow>({
+      name: 'redline_member_by_token',
+      text: 'SELECT * FROM members WHERE token_hash = $1 AND revoked_at IS NULL',
+      values: [tokenHash],
+    });
     return rows[0] && toMember(rows[0]);
   }
 
@@ -109,35 +236,84 @@ export class PostgresLedger implements Ledger {
   }
 
   async findOperation(memberId: string, operationId: string): Promise<OperationRecord | undefined> {
-    const { rows } = await this.pool.query<OperationRow>('SELECT * FROM operations WHERE member_id = $1 AND operation_id = $2', [memberId, operationId]);
+    const { rows } = await this.pool.query<OperationRow>({
+      name: 'redline_find_operation',
+      text: 'SELECT * FROM operations WHERE member_id = $1 AND operation_id = $2',
+      values: [memberId, operationId],
+    });
     return rows[0] && toOperation(rows[0]);
   }
 
-  async insertOperations(operations: NewOperation[]): Promise<boolean> {
+  async openOperation(operations: NewOperation[]): Promise<OpenResult> {
+    const [first] = operations;
+    const single = operations.length === 1;
+    try {
+      if (single) {
+        const { rows } = await this.pool.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(first!), 1] });
+        return this.#opened(first!, rows[0]);
+      }
+      return await this.#transaction(async (client) => {
+        const { rows } = await client.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(first!), 0] });
+        if (rows[0]?.idempotency_key === first!.idempotencyKey) {
+          for (const part of operations.slice(1)) await client.query({ ...OPEN_OPERATION, values: [...newOperationValues(part), 0] });
+        }
+        return this.#opened(first!, rows[0]);
+      });
+    } catch (error) {
+      if (!isBudgetRefusal(error)) throw error;
+      return this.#overBudget(first!.memberId, first!.product);
+    }
+  }
+
+  /**
+   * Our insert returns the row with the key we proposed; a row with another key was stored
+   * before. No row: another transaction inserted it after this statement's snapshot was taken
+   * (ON CONFLICT waited for it), so it is read again, now committed.
+   */
+  async #opened(operation: NewOperation, row: OperationRow | undefined): Promise<OpenResult> {
+    if (row?.idempotency_key === operation.idempotencyKey) return { status: 'inserted', record: toOperation(row) };
+    const record = row ? toOperation(row) : await this.findOperation(operation.memberId, operation.operationId);
+    return { status: 'exists', record: record! };
+  }
+
+  /** Runs `work` in one transaction on one connection; a connection that failed mid-transaction is discarded. */
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      for (const [index, operation] of operations.entries()) {
-        const { rowCount } = await client.query(
-          `INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
-             parent_operation_id, part_index, parts, state, source)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10)
-           ON CONFLICT (member_id, operation_id) DO NOTHING`,
-          newOperationValues(operation),
-        );
-        if (rowCount === 0 && index === 0) {
-          await client.query('ROLLBACK');
-          return false;
-        }
-      }
+      const result = await work(client);
       await client.query('COMMIT');
-      return true;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
       client.release();
+      return result;
+    } catch (error) {
+      const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+      client.release(rolledBack && isBudgetRefusal(error) ? undefined : (error as Error));
+      throw error;
     }
+  }
+
+  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<InsertResult> {
+    try {
+      await this.pool.query(
+        `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = $2, updated_at = clock_timestamp()
+         WHERE member_id = $3 AND operation_id = $4 AND state = 'failed' AND expired_at IS NULL`,
+        [requestBody, wordsReserved, memberId, operationId],
+      );
+      return { status: 'inserted' };
+    } catch (error) {
+      if (!isBudgetRefusal(error)) throw error;
+      const { rows } = await this.pool.query<{ product: Product }>('SELECT product FROM operations WHERE member_id = $1 AND operation_id = $2', [memberId, operationId]);
+      return this.#overBudget(memberId, rows[0]!.product);
+    }
+  }
+
+  async #overBudget(memberId: string, product: Product): Promise<{ status: 'over_budget'; remainingWords: number }> {
+    const { rows } = await this.pool.query<{ budget: string; used: string }>(
+      `SELECT (m.budgets ->> $1::text)::BIGINT AS budget, coalesce(u.words, 0) AS used
+       FROM members m LEFT JOIN member_usage u ON u.member_id = m.id AND u.product = $1 WHERE m.id = $2`,
+      [product, memberId],
+    );
+    return { status: 'over_budget', remainingWords: Math.max(0, Number(rows[0]!.budget) - Number(rows[0]!.used)) };
   }
 
   async partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]> {
@@ -149,26 +325,44 @@ export class PostgresLedger implements Ledger {
   }
 
   async countAttempt(memberId: string, operationId: string): Promise<void> {
-    await this.pool.query('UPDATE operations SET attempts = attempts + 1, updated_at = clock_timestamp() WHERE member_id = $1 AND operation_id = $2', [
-      memberId,
-      operationId,
-    ]);
+    await this.pool.query({
+      name: 'redline_count_attempt',
+      text: 'UPDATE operations SET attempts = attempts + 1, updated_at = clock_timestamp() WHERE member_id = $1 AND operation_id = $2',
+      values: [memberId, operationId],
+    });
   }
 
   async completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void> {
+    await this.pool.query({
+      name: 'redline_complete_operation',
+      text: `UPDATE operations SET state = 'completed', result = $1, source = $2, error = NULL, words_charged = $3,
+               request_body = NULL, accepted_key = $4, accepted_key_source = $5, updated_at = clock_timestamp()
+             WHERE member_id = $6 AND operation_id = $7 AND state != 'completed'`,
+      values: [JSON.stringify(completion.result), completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, memberId, operationId],
+    });
+  }
+
+  async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {
     await this.pool.query(
-      `UPDATE operations SET state = 'completed', result = $1, source = $2, error = NULL, words_charged = $3,
-         request_body = NULL, accepted_key = $4, accepted_key_source = $5, updated_at = clock_timestamp()
-       WHERE member_id = $6 AND operation_id = $7`,
-      [JSON.stringify(completion.result), completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, memberId, operationId],
+      `WITH parts AS (
+         UPDATE operations SET request_body = NULL WHERE member_id = $2 AND parent_operation_id = $3 AND request_body IS NOT NULL
+       )
+       UPDATE operations SET state = 'failed', error = $1, words_charged = $4, request_body = NULL, updated_at = clock_timestamp()
+       WHERE member_id = $2 AND operation_id = $3 AND state != 'completed'`,
+      [JSON.stringify(error), memberId, operationId, wordsCharged],
     );
   }
 
-  async failOperation(memberId: string, operationId: string, error: StoredError): Promise<void> {
-    await this.pool.query(
-      `UPDATE operations SET state = 'failed', error = $1, updated_at = clock_timestamp() WHERE member_id = $2 AND operation_id = $3 AND state != 'completed'`,
-      [JSON.stringify(error), memberId, operationId],
+  async purgeSettled(settledBefore: Date): Promise<number> {
+    // The old row versions become dead tuples; autovacuum reclaims their space.
+    const { rowCount } = await this.pool.query(
+      `UPDATE operations o SET result = NULL, error = NULL, request_body = NULL, expired_at = clock_timestamp()
+       WHERE state <> 'pending' AND expired_at IS NULL AND updated_at < $1
+         AND NOT EXISTS (SELECT 1 FROM operations parent WHERE parent.member_id = o.member_id
+                           AND parent.operation_id = o.parent_operation_id AND parent.state = 'pending')`,
+      [settledBefore],
     );
+    return rowCount ?? 0;
   }
 
   async pendingOperations(): Promise<OperationRecord[]> {
@@ -180,9 +374,19 @@ export class PostgresLedger implements Ledger {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const { rows } = await this.pool.query<{ product: Product; words: string }>(
       `SELECT product, sum(words_charged) AS words FROM operations
-       WHERE member_id = $1 AND state = 'completed' AND parent_operation_id IS NULL GROUP BY product`,
+       WHERE member_id = $1 AND state = 'completed' AND NOT EXISTS (
+           SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id
+         )
+         GROUP BY product`,
       [memberId],
     );
+    for (const row of rows) totals[row.product] = Number(row.words);
+    return totals;
+  }
+
+  async budgetUsage(memberId: string): Promise<Record<Product, number>> {
+    const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
+    const { rows } = await this.pool.query<{ product: Product; words: string }>('SELECT product, words FROM member_usage WHERE member_id = $1', [memberId]);
     for (const row of rows) totals[row.product] = Number(row.words);
     return totals;
   }
@@ -193,5 +397,19 @@ export class PostgresLedger implements Ledger {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  #oauth: Promise<OAuthStore> | undefined;
+
+  /** OAuth tables live in the same schema, versioned on their own (./oauth-postgres.ts). */
+  oauthStore(): Promise<OAuthStore> {
+    return (this.#oauth ??= PostgresOAuthStore.open(this.pool));
+  }
+
+  #console: Promise<ConsoleStore> | undefined;
+
+  /** Console tables live in the same schema, versioned on their own (./console-postgres.ts). */
+  consoleStore(): Promise<ConsoleStore> {
+    return (this.#console ??= PostgresConsoleStore.open(this.pool));
   }
 }

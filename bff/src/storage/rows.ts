@@ -12,6 +12,7 @@ export interface MemberRow {
   name: string;
   token_prefix: string;
   budgets: string | MemberRecord['budgets'];
+  role?: MemberRecord['role'];
   created_at: string | Date;
   revoked_at: string | Date | null;
 }
@@ -34,6 +35,7 @@ export interface OperationRow {
   attempts: number;
   accepted_key: string | null;
   accepted_key_source: string | null;
+  expired_at: string | Date | null;
 }
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -44,6 +46,7 @@ export const toMember = (row: MemberRow): MemberRecord => ({
   name: row.name,
   tokenPrefix: row.token_prefix,
   budgets: json(row.budgets),
+  role: row.role ?? 'member',
   createdAt: time(row.created_at),
   revokedAt: row.revoked_at === null ? null : time(row.revoked_at),
 });
@@ -66,6 +69,7 @@ export const toOperation = (row: OperationRow): OperationRecord => ({
   parts: row.parts,
   acceptedKey: row.accepted_key,
   acceptedKeySource: row.accepted_key_source,
+  expiredAt: row.expired_at === null ? null : time(row.expired_at),
 });
 
 /** A new operation's values in the column order both ledgers insert them. */
@@ -80,4 +84,5 @@ export const newOperationValues = (operation: NewOperation) => [
   operation.partIndex,
   operation.parts,
   operation.source,
+  operation.wordsReserved,
 ];

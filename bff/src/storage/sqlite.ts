@@ -1,8 +1,14 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OperationRecord, StoredError } from './ledger.ts';
+import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationRecord, StoredError } from './ledger.ts';
+import { classifyLedgerError } from './faults.ts';
+import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type PermissionLog } from './private-files.ts';
+import { SqliteConsoleStore } from './console-sqlite.ts';
+import type { ConsoleStore } from './console-store.ts';
+import { SqliteOAuthStore } from './oauth-sqlite.ts';
+import type { OAuthStore } from './oauth-store.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 const MIGRATIONS = [
@@ -39,20 +45,130 @@ const MIGRATIONS = [
    );
    CREATE INDEX operations_pending ON operations (created_at) WHERE state = 'pending' AND parent_operation_id IS NULL;
    CREATE INDEX operations_parts ON operations (member_id, parent_operation_id, part_index);`,
+  // Budgets: a pending top-level operation holds its predicted words, a settled one its charged
+  // words. The triggers keep member_usage equal to that sum and refuse (inside the insert's or
+  // reopen's own statement) a reservation that would pass the member's budget.
+  `ALTER TABLE operations ADD COLUMN words_reserved INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE member_usage (
+     member_id TEXT NOT NULL,
+     product TEXT NOT NULL,
+     words INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (member_id, product)
+   );
+   INSERT INTO member_usage (member_id, product, words)
+     SELECT member_id, product, sum(CASE state WHEN 'pending' THEN words_reserved ELSE words_charged END)
+     FROM operations WHERE parent_operation_id IS NULL GROUP BY member_id, product;
+   CREATE TRIGGER operations_reserve AFTER INSERT ON operations WHEN NEW.parent_operation_id IS NULL
+   BEGIN
+     INSERT OR IGNORE INTO member_usage (member_id, product, words) VALUES (NEW.member_id, NEW.product, 0);
+     UPDATE member_usage SET words = words + (CASE NEW.state WHEN 'pending' THEN NEW.words_reserved ELSE NEW.words_charged END)
+       WHERE member_id = NEW.member_id AND product = NEW.product;
+     SELECT RAISE(ABORT, 'member_budget_exceeded') FROM members m JOIN member_usage u ON u.member_id = m.id AND u.product = NEW.product
+       WHERE m.id = NEW.member_id AND NEW.state = 'pending' AND u.words > json_extract(m.budgets, '$.' || NEW.product);
+   END;
+   CREATE TRIGGER operations_settle AFTER UPDATE OF state, words_charged, words_reserved ON operations WHEN NEW.parent_operation_id IS NULL
+   BEGIN
+     UPDATE member_usage SET words = words
+         + (CASE NEW.state WHEN 'pending' THEN NEW.words_reserved ELSE NEW.words_charged END)
+         - (CASE OLD.state WHEN 'pending' THEN OLD.words_reserved ELSE OLD.words_charged END)
+       WHERE member_id = NEW.member_id AND product = NEW.product;
+     SELECT RAISE(ABORT, 'member_budget_exceeded') FROM members m JOIN member_usage u ON u.member_id = m.id AND u.product = NEW.product
+       WHERE m.id = NEW.member_id AND NEW.state = 'pending' AND OLD.state <> 'pending' AND u.words > json_extract(m.budgets, '$.' || NEW.product);
+   END;`,
+  // Retention: when the purge reduced a settled operation to its metadata.
+  `ALTER TABLE operations ADD COLUMN expired_at TEXT;
+   CREATE INDEX operations_settled ON operations (updated_at) WHERE state <> 'pending' AND expired_at IS NULL;`,
+  // Readiness writes here: a full disk or a read-only file only shows on a write.
+  `CREATE TABLE heartbeat (id INTEGER PRIMARY KEY CHECK (id = 1), at TEXT NOT NULL);`,
+  // Roles for the team console: every member is a member, except the first-run owner (the
+  // earliest member named "owner"), who becomes an admin. New first-run owners are made admin
+  // by members.ts.
+  `ALTER TABLE members ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('member', 'admin'));
+   UPDATE members SET role = 'admin' WHERE id = (SELECT id FROM members WHERE name = 'owner' ORDER BY created_at, id LIMIT 1);`,
 ];
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (let next = version; next < MIGRATIONS.length; next++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[next]!);
+      db.pragma(`user_version = ${next + 1}`);
+    }).immediate();
+  }
+}
+
+const BUDGET_EXCEEDED = 'member_budget_exceeded';
+const isBudgetRefusal = (error: unknown) => error instanceof Database.SqliteError && error.message === BUDGET_EXCEEDED;
+
+export interface SqliteLedgerOptions {
+  /** Told when a file or folder open to other users was narrowed. */
+  onPermissionsNarrowed?: PermissionLog;
+  /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
+  busyTimeoutMs?: number;
+}
 
 /** The embedded ledger: one SQLite file in WAL mode, written synchronously before each step returns. */
 export class SqliteLedger implements Ledger {
-  readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #file: string;
+  readonly #log: PermissionLog | undefined;
+  readonly #busyTimeoutMs: number;
+  #connection: Database.Database | undefined;
+  #closed = false;
 
-  constructor(file: string) {
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-    this.#db = new Database(file);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('busy_timeout = 5000');
-    this.#migrate();
+  /**
+   * Opens the file and brings its schema up to date. A file that cannot be opened or written
+   * now (a read-only or full disk) does not stop the BFF from starting: the connection is
+   * opened on first use, and ping() reopens a connection that went stale.
+   */
+  constructor(file: string, options: SqliteLedgerOptions = {}) {
+    this.#file = file;
+    this.#log = options.onPermissionsNarrowed;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    if (file !== ':memory:') {
+      // SQLite gives the -wal and -shm files the database file's mode, so a 0600 database keeps them private.
+      ensurePrivateDir(path.dirname(file), this.#log);
+      if (!existsSync(file)) createPrivateFile(file);
+      ensurePrivateFile(file, this.#log);
+    }
+    try {
+      this.#connection = this.#connect();
+    } catch (error) {
+      if (!classifyLedgerError(error)) throw error;
+    }
+  }
+
+  get #db(): Database.Database {
+    if (this.#closed) throw new Error('The SQLite ledger is closed.');
+    return (this.#connection ??= this.#connect());
+  }
+
+  #connect(): Database.Database {
+    const db = new Database(this.#file);
+    try {
+      db.pragma('journal_mode = WAL');
+      // Deleted texts are overwritten with zeros, not left in free pages and cells.
+      db.pragma('secure_delete = ON');
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
+      migrate(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    if (this.#file !== ':memory:') for (const suffix of ['-wal', '-shm']) ensurePrivateFile(this.#file + suffix, this.#log);
+    return db;
+  }
+
+  /** Drops a connection that can no longer write (opened while the file was read-only), to open it again. */
+  #disconnect(): void {
+    this.#statements.clear();
+    try {
+      this.#connection?.close();
+    } catch {
+      // already unusable
+    }
+    this.#connection = undefined;
   }
 
   /** A prepared statement, prepared once per SQL text. */
@@ -62,19 +178,18 @@ export class SqliteLedger implements Ledger {
     return statement;
   }
 
-  #migrate(): void {
-    const version = this.#db.pragma('user_version', { simple: true }) as number;
-    for (let next = version; next < MIGRATIONS.length; next++) {
-      this.#db.transaction(() => {
-        this.#db.exec(MIGRATIONS[next]!);
-        this.#db.pragma(`user_version = ${next + 1}`);
-      })();
-    }
-  }
-
   async addMember(member: NewMember): Promise<void> {
     this.#sql('INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets), new Date().toISOString());
+  }
+
+  async addFirstMember(member: NewMember): Promise<boolean> {
+    // One statement: SQLite takes the write lock before it reads, so two processes cannot both see no members.
+    const { changes } = this.#sql(
+      `INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at)
+       SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM members)`,
+    ).run(member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets), new Date().toISOString());
+    return changes > 0;
   }
 
   async memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined> {
@@ -102,21 +217,59 @@ export class SqliteLedger implements Ledger {
     return row && toOperation(row);
   }
 
-  async insertOperations(operations: NewOperation[]): Promise<boolean> {
+  async openOperation(operations: NewOperation[]): Promise<OpenResult> {
+    const [first] = operations;
     const now = new Date().toISOString();
     const insert = this.#sql(
       `INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
-         parent_operation_id, part_index, parts, state, source, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
-       ON CONFLICT (member_id, operation_id) DO NOTHING`,
+         parent_operation_id, part_index, parts, state, source, words_reserved, attempts, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
+       ON CONFLICT (member_id, operation_id) DO NOTHING
+       RETURNING *`,
     );
-    return this.#db.transaction(() => {
-      for (const [index, operation] of operations.entries()) {
-        const { changes } = insert.run(...newOperationValues(operation), now, now);
-        if (changes === 0 && index === 0) return false;
-      }
-      return true;
-    })();
+    const single = operations.length === 1;
+    try {
+      // One statement for a single operation. A document's parts join it in one IMMEDIATE
+      // transaction: the write lock is taken before anything is read, so a second process
+      // waits (busy_timeout) instead of failing on a stale read snapshot.
+      // all(), not get(): the statement runs to its end, where an autocommit's failure (a full
+      // disk) is reported; get() stops at the first returned row and the failed commit goes unseen.
+      const [row] = single
+        ? (insert.all(...newOperationValues(first!), 1, now, now) as OperationRow[])
+        : this.#db.transaction((): OperationRow[] => {
+            const parent = insert.all(...newOperationValues(first!), 0, now, now) as OperationRow[];
+            if (parent.length > 0) for (const part of operations.slice(1)) insert.all(...newOperationValues(part), 0, now, now);
+            return parent;
+          }).immediate();
+      if (row) return { status: 'inserted', record: toOperation(row) };
+      return { status: 'exists', record: (await this.findOperation(first!.memberId, first!.operationId))! };
+    } catch (error) {
+      if (!isBudgetRefusal(error)) throw error;
+      return this.#overBudget(first!.memberId, first!.product);
+    }
+  }
+
+  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<InsertResult> {
+    const reopen = this.#sql(
+      `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = ?, updated_at = ?
+       WHERE member_id = ? AND operation_id = ? AND state = 'failed' AND expired_at IS NULL`,
+    );
+    try {
+      reopen.run(requestBody, wordsReserved, new Date().toISOString(), memberId, operationId);
+      return { status: 'inserted' };
+    } catch (error) {
+      if (!isBudgetRefusal(error)) throw error;
+      const product = (this.#sql('SELECT product FROM operations WHERE member_id = ? AND operation_id = ?').get(memberId, operationId) as { product: Product }).product;
+      return this.#overBudget(memberId, product);
+    }
+  }
+
+  #overBudget(memberId: string, product: Product): { status: 'over_budget'; remainingWords: number } {
+    const row = this.#sql(
+      `SELECT json_extract(m.budgets, '$.' || ?) AS budget, coalesce(u.words, 0) AS used
+       FROM members m LEFT JOIN member_usage u ON u.member_id = m.id AND u.product = ? WHERE m.id = ?`,
+    ).get(product, product, memberId) as { budget: number; used: number };
+    return { status: 'over_budget', remainingWords: Math.max(0, row.budget - row.used) };
   }
 
   async partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]> {
@@ -134,7 +287,7 @@ export class SqliteLedger implements Ledger {
     this.#sql(
         `UPDATE operations SET state = 'completed', result = ?, source = ?, error = NULL, words_charged = ?,
            request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?
-         WHERE member_id = ? AND operation_id = ?`,
+         WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
       )
       .run(
         JSON.stringify(completion.result),
@@ -148,9 +301,29 @@ export class SqliteLedger implements Ledger {
       );
   }
 
-  async failOperation(memberId: string, operationId: string, error: StoredError): Promise<void> {
-    this.#sql(`UPDATE operations SET state = 'failed', error = ?, updated_at = ? WHERE member_id = ? AND operation_id = ? AND state != 'completed'`)
-      .run(JSON.stringify(error), new Date().toISOString(), memberId, operationId);
+  async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {
+    const now = new Date().toISOString();
+    this.#db.transaction(() => {
+      this.#sql(
+        `UPDATE operations SET state = 'failed', error = ?, words_charged = ?, request_body = NULL, updated_at = ?
+         WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
+      ).run(JSON.stringify(error), wordsCharged, now, memberId, operationId);
+      this.#sql('UPDATE operations SET request_body = NULL WHERE member_id = ? AND parent_operation_id = ? AND request_body IS NOT NULL')
+        .run(memberId, operationId);
+    }).immediate();
+  }
+
+  async purgeSettled(settledBefore: Date): Promise<number> {
+    const { changes } = this.#sql(
+      `UPDATE operations SET result = NULL, error = NULL, request_body = NULL, expired_at = ?
+       WHERE state <> 'pending' AND expired_at IS NULL AND updated_at < ?
+         AND NOT EXISTS (SELECT 1 FROM operations parent WHERE parent.member_id = operations.member_id
+                           AND parent.operation_id = operations.parent_operation_id AND parent.state = 'pending')`,
+    ).run(new Date().toISOString(), settledBefore.toISOString());
+    // Old page versions (texts included) live on in the write-ahead log until a checkpoint
+    // copies the new ones over and the log is truncated.
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    return changes;
   }
 
   async pendingOperations(): Promise<OperationRecord[]> {
@@ -163,18 +336,65 @@ export class SqliteLedger implements Ledger {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const rows = this.#sql(
         `SELECT product, sum(words_charged) AS words FROM operations
-         WHERE member_id = ? AND state = 'completed' AND parent_operation_id IS NULL GROUP BY product`,
+         WHERE member_id = ? AND state = 'completed' AND NOT EXISTS (
+           SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id
+         )
+         GROUP BY product`,
       )
       .all(memberId) as { product: Product; words: number }[];
     for (const row of rows) totals[row.product] = row.words;
     return totals;
   }
 
+  async budgetUsage(memberId: string): Promise<Record<Product, number>> {
+    const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
+    const rows = this.#sql('SELECT product, words FROM member_usage WHERE member_id = ?').all(memberId) as { product: Product; words: number }[];
+    for (const row of rows) totals[row.product] = row.words;
+    return totals;
+  }
+
+  /**
+   * A small committed write (a full disk or a read-only file only shows on a write), waiting
+   * briefly for another process's lock rather than the full busy timeout. A connection that
+   * cannot write is reopened once, so the BFF recovers when the file becomes writable again.
+   */
   async ping(): Promise<void> {
-    this.#sql('SELECT 1').get();
+    try {
+      this.#heartbeat();
+    } catch (error) {
+      if (!this.#connection || !/^SQLITE_(READONLY|CANTOPEN|IOERR)/.test((error as { code?: string }).code ?? '')) throw error;
+      this.#disconnect();
+      this.#heartbeat();
+    }
+  }
+
+  #heartbeat(): void {
+    const db = this.#db;
+    db.pragma('busy_timeout = 100');
+    try {
+      this.#sql('INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at').run(new Date().toISOString());
+    } finally {
+      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
+    }
   }
 
   async close(): Promise<void> {
-    this.#db.close();
+    this.#closed = true;
+    this.#connection?.close();
+    this.#connection = undefined;
+  }
+
+  #oauth: SqliteOAuthStore | undefined;
+
+  /** OAuth tables live in the same file, versioned on their own (./oauth-sqlite.ts). */
+  async oauthStore(): Promise<OAuthStore> {
+    return (this.#oauth ??= new SqliteOAuthStore(this.#db));
+  }
+
+  #console: SqliteConsoleStore | undefined;
+
+  /** Console tables live in the same file, versioned on their own (./console-sqlite.ts). */
+  async consoleStore(): Promise<ConsoleStore> {
+    return (this.#console ??= new SqliteConsoleStore(() => this.#db));
   }
 }

@@ -20,5 +20,7 @@ export type ForwardResult =
 
 export interface Forwarder {
   readonly source: ResultSource;
+  /** Never throws for anything the upstream could answer: every outcome is a ForwardResult. */
   forward(request: ForwardRequest): Promise<ForwardResult>;
+  close(): Promise<void>;
 }

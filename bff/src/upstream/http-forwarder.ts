@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Agent, request } from 'undici';
 import {
   UPSTREAM_HEADERS,
@@ -10,6 +11,7 @@ import { upstreamErrors, type HttpError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ForwardRequest, ForwardResult, Forwarder } from './forwarder.ts';
+import { displayUrl } from './readiness.ts';
 import { backoffDelay, parseRetryAfter, sleep } from './retry.ts';
 
 type Attempt =
@@ -45,6 +47,7 @@ export class HttpForwarder implements Forwarder {
 
   async forward(operation: ForwardRequest): Promise<ForwardResult> {
     const { retry, metrics, logger } = this.options;
+    if (operation.signal) allowManyListeners(operation.signal);
     const deadline = Date.now() + retry.deadlineMs;
     let providerAborts = 0;
     let lastRetryable: Attempt = { kind: 'backoff', reason: 'network' };
@@ -91,7 +94,13 @@ export class HttpForwarder implements Forwarder {
     const started = performance.now();
     const observe = (outcome: string) =>
       metrics.upstreamLatency.observe({ product: operation.product, outcome }, (performance.now() - started) / 1000);
-    const signals = [AbortSignal.timeout(timeoutMs), ...(operation.signal ? [operation.signal] : [])];
+    // One controller and one plain timer per attempt: AbortSignal.timeout and AbortSignal.any
+    // keep weak references for the GC to clear and showed up in the profile.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(ATTEMPT_TIMED_OUT), timeoutMs);
+    const stop = () => controller.abort(operation.signal!.reason);
+    if (operation.signal?.aborted) stop();
+    else operation.signal?.addEventListener('abort', stop, { once: true });
     try {
       const response = await request(baseUrl + UPSTREAM_PATHS[operation.product], {
         method: 'POST',
@@ -102,7 +111,7 @@ export class HttpForwarder implements Forwarder {
           [UPSTREAM_HEADERS.idempotencyKey]: operation.idempotencyKey,
         },
         body: operation.body,
-        signal: AbortSignal.any(signals),
+        signal: controller.signal,
       });
       const text = await response.body.text();
       const header = (name: string) => {
@@ -110,17 +119,37 @@ export class HttpForwarder implements Forwarder {
         return Array.isArray(value) ? value[0] : value;
       };
       observe(String(response.statusCode));
-      return classify(operation.product, response.statusCode, text, header);
-    } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError' || signals[0]!.aborted;
+      const outcome = classify(operation.product, response.statusCode, text, header);
+      if (outcome.kind === 'final' && outcome.error.body.code === 'upstream_invalid_response') {
+        this.options.logger.error(
+          { product: operation.product, status: response.statusCode, url: displayUrl(baseUrl + UPSTREAM_PATHS[operation.product]) },
+          'the upstream answered unexpectedly; check UPSTREAM_BASE_URL',
+        );
+      }
+      return outcome;
+    } catch {
+      const timedOut = controller.signal.reason === ATTEMPT_TIMED_OUT;
       observe(timedOut ? 'timeout' : 'network_error');
       return { kind: 'backoff', reason: timedOut ? 'timeout' : 'network' };
+    } finally {
+      clearTimeout(timer);
+      operation.signal?.removeEventListener('abort', stop);
     }
   }
 
   async close(): Promise<void> {
     await this.#agent.close();
   }
+}
+
+const ATTEMPT_TIMED_OUT = new Error('upstream attempt timed out');
+
+/** One shutdown signal is shared by every call in flight, each listening to it while it runs. */
+const sharedSignals = new WeakSet<AbortSignal>();
+function allowManyListeners(signal: AbortSignal): void {
+  if (sharedSignals.has(signal)) return;
+  sharedSignals.add(signal);
+  setMaxListeners(0, signal);
 }
 
 function parseJson(text: string): unknown {

@@ -7,17 +7,43 @@ import { PageSession } from '../../lib/content/session.ts';
  * child frame. With no focus anywhere in the tab (a command from the side panel), the top
  * frame answers.
  */
+function focusInChildFrame(): boolean {
+  return document.activeElement instanceof HTMLIFrameElement || document.activeElement instanceof HTMLFrameElement;
+}
+
 function holdsFocus(): boolean {
-  const inChildFrame = document.activeElement instanceof HTMLIFrameElement || document.activeElement instanceof HTMLFrameElement;
-  if (document.hasFocus()) return !inChildFrame;
+  if (document.hasFocus()) return !focusInChildFrame();
   return window === window.top;
+}
+
+/** What the frame that acts on a command tells the top frame, so the top knows it was heard. */
+const ACTING = 'redline:frame-acting';
+const FRAME_ANSWER_MS = 1000;
+
+/**
+ * The top frame, when the focus is in a child frame: if no frame says it acts on the command
+ * (a cross-origin or sandboxed frame without the content script), the writer is told so.
+ */
+function expectFrameAnswer(onSilence: () => void): void {
+  let heard = false;
+  const listen = (event: MessageEvent) => {
+    if (event.data === ACTING) heard = true;
+  };
+  window.addEventListener('message', listen);
+  setTimeout(() => {
+    window.removeEventListener('message', listen);
+    if (!heard) onSilence();
+  }, FRAME_ANSWER_MS);
 }
 
 export default defineContentScript({
   matches: ['<all_urls>'],
   runAt: 'document_idle',
-  // Editors such as TinyMCE and CKEditor 4 live in iframes.
+  // Editors such as TinyMCE and CKEditor 4 live in iframes, often about:blank or about:srcdoc
+  // ones, which only these two flags reach.
   allFrames: true,
+  matchAboutBlank: true,
+  matchOriginAsFallback: true,
   main() {
     // Nothing runs until a command arrives: no timers, no observers while idle.
     let session: PageSession | undefined;
@@ -29,13 +55,17 @@ export default defineContentScript({
       session ??= new PageSession();
       switch (command.type) {
         case 'run':
-          if (!command.targeted && !holdsFocus()) return undefined;
+          if (!command.targeted && !holdsFocus()) {
+            if (window === window.top && document.hasFocus() && focusInChildFrame()) expectFrameAnswer(() => session!.unreachableFrame());
+            return undefined;
+          }
+          if (window !== window.top) window.top?.postMessage(ACTING, '*');
           void session.run(command.product);
           return Promise.resolve({ ok: true });
         case 'reveal':
           return Promise.resolve({ ok: session.reveal(command.product, command.index) });
         case 'apply':
-          return session.apply(command.index, command.replacement).then((outcome) => ({ ok: outcome === 'applied', outcome }));
+          return session.apply(command.index, command.replacement).then((outcome) => ({ ok: outcome === 'applied', outcome, strategy: session!.lastStrategy }));
         case 'apply-all':
           return session.applyAll(command.items).then((outcomes) => ({ ok: true, outcomes }));
         case 'ping':

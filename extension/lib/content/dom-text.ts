@@ -1,8 +1,14 @@
 /**
  * The text of a DOM subtree (an editor, or the part of the page a selection covers) with a
- * map back to text nodes, so that offsets in the text become DOM Ranges and back. Block
- * elements and <br> add a virtual "\n" that belongs to no node, so paragraphs do not run
- * together ("end.Start") in what is sent for analysis.
+ * map back to text nodes, so that offsets in the text become DOM Ranges and back.
+ *
+ * Canonical capture (shared/CONTRACT.md, "Captured text"): the same content gives the same
+ * text in every editor. A paragraph break (between block elements) is one blank line,
+ * "\n\n"; a line break inside a paragraph (<br>) is "\n"; empty paragraphs add nothing more;
+ * no break is put before the first or after the last character. Editors whose blocks are
+ * lines of plain text (CodeMirror) are captured as lines: "\n" between lines, like a
+ * textarea. Breaks are virtual characters that belong to no node. Editor placeholders and
+ * filler characters (Slate's zero-width spans, CKEditor's inline filler) are not text.
  */
 
 interface Segment {
@@ -14,35 +20,91 @@ interface Segment {
   length: number;
 }
 
-const BLOCK = /^(P|DIV|LI|UL|OL|H[1-6]|BLOCKQUOTE|PRE|TR|TABLE|SECTION|ARTICLE|HEADER|FOOTER|FIGURE|FIGCAPTION|DT|DD)$/;
+export interface CaptureOptions {
+  /** Blocks are lines (a code editor): "\n" between blocks, and an empty block is an empty line. */
+  lines?: boolean;
+}
+
+const BLOCK = /^(P|DIV|LI|UL|OL|H[1-6]|BLOCKQUOTE|PRE|TR|TD|TH|TABLE|SECTION|ARTICLE|HEADER|FOOTER|FIGURE|FIGCAPTION|DT|DD|DL|HR)$/;
+/** Not text the writer wrote: placeholders and editors' filler nodes. */
+const SKIPPED = '[data-slate-zero-width],[data-slate-placeholder],[aria-hidden="true"],script,style,template';
+const FILLER = /^[\u2060\ufeff]+/;
 
 export class DomText {
-  readonly text: string;
+  #text: string;
   readonly #segments: Segment[];
+  #indexOfNode: Map<Text, number> | undefined;
+  readonly #bounded: boolean;
 
-  constructor(root: Node, bounds?: Range) {
+  constructor(root: Node, bounds?: Range, options: CaptureOptions = {}) {
     let text = '';
     const segments: Segment[] = [];
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
-    for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
+    /** Line breaks owed before the next character: 0, 1 ("\n") or 2 ("\n\n"). */
+    let pending = 0;
+    let lastBlock: Node | undefined;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) =>
+        node.nodeType === Node.ELEMENT_NODE && node !== root && (node as Element).matches(SKIPPED) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+    });
+    const blockOf = (node: Node): Node => {
+      for (let element = node.parentElement; element && element !== root; element = element.parentElement) {
+        if (BLOCK.test(element.tagName)) return element;
+      }
+      return root;
+    };
+    for (let node: Node | null = walker.nextNode(); node; node = walker.nextNode()) {
       if (bounds && !bounds.intersectsNode(node)) continue;
       if (node.nodeType === Node.ELEMENT_NODE) {
-        const element = node as Element;
-        if (element.tagName === 'BR') text += '\n';
-        else if (node !== root && BLOCK.test(element.tagName) && text && !text.endsWith('\n')) text += '\n';
+        const tag = (node as Element).tagName;
+        // In lines, every line start owes one break (so empty lines count); elsewhere a <br> is a line break.
+        if (options.lines) pending += BLOCK.test(tag) ? 1 : 0;
+        else if (tag === 'BR') pending = Math.min(2, pending + 1);
         continue;
       }
       const textNode = node as Text;
-      let from = 0;
+      let from = FILLER.exec(textNode.data)?.[0].length ?? 0;
       let to = textNode.data.length;
-      if (bounds?.startContainer === textNode) from = bounds.startOffset;
+      if (bounds?.startContainer === textNode) from = Math.max(from, bounds.startOffset);
       if (bounds?.endContainer === textNode) to = bounds.endOffset;
       if (to <= from) continue;
+      if (!options.lines) {
+        const block = blockOf(textNode);
+        if (lastBlock !== undefined && block !== lastBlock) pending = 2;
+        lastBlock = block;
+      }
+      // Breaks are written only between characters: never leading, never trailing.
+      if (text && pending) text += '\n'.repeat(options.lines ? pending : pending === 2 ? 2 : 1);
+      pending = 0;
       segments.push({ node: textNode, start: text.length, nodeOffset: from, length: to - from });
       text += textNode.data.slice(from, to);
     }
-    this.text = text;
+    this.#text = text;
     this.#segments = segments;
+    this.#bounded = bounds !== undefined;
+  }
+
+  get text(): string {
+    return this.#text;
+  }
+
+  /**
+   * Follows a text node whose data changed in place (typing): its part of the text is
+   * replaced and later segments shift. False when that could read differently from a new
+   * model (a node outside this text, clipped by bounds, emptied, or gaining or losing the
+   * line break that decides a block's virtual one); then build a new model.
+   */
+  updateNode(node: Text): boolean {
+    if (this.#bounded) return false;
+    this.#indexOfNode ??= new Map(this.#segments.map((segment, index) => [segment.node, index]));
+    const index = this.#indexOfNode.get(node);
+    const segment = index === undefined ? undefined : this.#segments[index]!;
+    if (!segment || !node.isConnected || !node.data) return false;
+    if (node.data.endsWith('\n') !== (this.#text[segment.start + segment.length - 1] === '\n')) return false;
+    const delta = node.data.length - segment.length;
+    this.#text = this.#text.slice(0, segment.start) + node.data + this.#text.slice(segment.start + segment.length);
+    segment.length = node.data.length;
+    for (let i = index! + 1; i < this.#segments.length; i++) this.#segments[i]!.start += delta;
+    return true;
   }
 
   /** The DOM position of a text offset; a virtual character maps to the next segment's start. */

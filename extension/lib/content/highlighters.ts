@@ -1,6 +1,8 @@
-import type { Span } from './remap.ts';
+import { firstIndex, type Span, type TextEdit } from './remap.ts';
 import { AI_LEVELS, SOURCE_HIGHLIGHT, UI_CSS, aiLevel, installHighlightStyles } from './styles.ts';
 import type { DomText } from './dom-text.ts';
+import type { LiveDomText } from './live-text.ts';
+import { measured } from './perf.ts';
 import type { DomTarget, FieldTarget } from './target.ts';
 
 /** A span drawn in the page: an AI-labelled sentence or a flagged source match. */
@@ -12,7 +14,11 @@ export interface HighlightSpan extends Span {
 }
 
 export interface Highlighter {
-  draw(spans: readonly HighlightSpan[]): void;
+  /**
+   * Draws the spans. With `edit` (how the text changed since the last draw, the spans already
+   * moved with it) only what the edit touched is redrawn.
+   */
+  draw(spans: readonly HighlightSpan[], edit?: TextEdit): void;
   spanAtPoint(x: number, y: number): HighlightSpan | undefined;
   spanAtCaret(): HighlightSpan | undefined;
   rectOf(span: HighlightSpan): DOMRect | undefined;
@@ -33,43 +39,135 @@ function caretAt(x: number, y: number): { node: Node; offset: number } | undefin
   return range ? { node: range.startContainer, offset: range.startOffset } : undefined;
 }
 
-/** DOM text: the CSS Custom Highlight API paints ranges without touching the editor's DOM. */
+/** Below this many spans every one is drawn at once; above, the ones around the viewport first. */
+const DRAW_ALL_BELOW = 64;
+
+/**
+ * DOM text: the CSS Custom Highlight API paints ranges without touching the editor's DOM.
+ * Ranges are live: the browser moves them with typing in their text node. After an edit only
+ * ranges whose ends no longer match the text model are set again, so painting is invalidated
+ * around the edit rather than for every highlight. Chromium re-adds the markers of every
+ * registered range after any change to the document, so with many spans only those around
+ * the viewport (a quarter screen above and below) are registered, and the window follows
+ * scrolling.
+ */
 export class DomHighlighter implements Highlighter {
   #spans: readonly HighlightSpan[] = [];
-  /** The text model as of the last draw; every DOM change of the target leads to a redraw. */
-  #model: DomText | undefined;
-  /** The highlight names this highlighter owns: AI levels, or the source style. */
-  readonly #names: string[];
+  /** One registered Highlight per style name; ranges are added and removed, never re-registered. */
+  readonly #highlights = new Map<string, Highlight>();
+  /** What is drawn now, by result item index. */
+  #drawn = new Map<number, { range: Range; name: string }>();
+  /** The text offsets drawn around the viewport; undefined when every span is drawn. */
+  #window: Span | undefined;
+  /** The text the drawn spans index into. */
+  #text = '';
+  #frame = 0;
+  readonly #cleanup: (() => void)[] = [];
 
   constructor(
     private readonly target: DomTarget,
     kind: HighlightSpan['kind'],
+    private readonly live: LiveDomText,
   ) {
-    installHighlightStyles();
-    this.#names = kind === 'source' ? [SOURCE_HIGHLIGHT.name] : AI_LEVELS.map((level) => level.name);
+    installHighlightStyles(target.element.getRootNode() as Document | ShadowRoot);
+    const names = kind === 'source' ? [SOURCE_HIGHLIGHT.name] : AI_LEVELS.map((level) => level.name);
+    for (const name of names) {
+      const highlight = new Highlight();
+      this.#highlights.set(name, highlight);
+      CSS.highlights.set(name, highlight);
+    }
+    const onViewport = (event: Event) => {
+      if (!this.#window || (event.target instanceof Node && event.target !== document && !event.target.contains(this.target.element))) return;
+      cancelAnimationFrame(this.#frame);
+      this.#frame = requestAnimationFrame(() => this.#redrawWindow());
+    };
+    document.addEventListener('scroll', onViewport, { capture: true, passive: true });
+    window.addEventListener('resize', onViewport, { passive: true });
+    this.#cleanup.push(
+      () => document.removeEventListener('scroll', onViewport, { capture: true }),
+      () => window.removeEventListener('resize', onViewport),
+      () => cancelAnimationFrame(this.#frame),
+    );
   }
 
-  draw(spans: readonly HighlightSpan[]): void {
+  draw(spans: readonly HighlightSpan[], edit?: TextEdit): void {
     this.#spans = spans;
-    const model = (this.#model = this.target.model());
-    const groups = new Map<string, Range[]>();
-    for (const span of spans) {
-      const range = model.range(span.start, span.end);
-      if (!range) continue;
+    if (edit && this.#window) {
+      this.#window = { start: shiftOffset(this.#window.start, edit), end: shiftOffset(this.#window.end, edit) };
+      this.#sync(this.live.model());
+    } else if (edit && spans.length < DRAW_ALL_BELOW) {
+      this.#sync(this.live.model());
+    } else {
+      measured('redline:draw', () => {
+        const model = this.live.model();
+        this.#window = spans.length < DRAW_ALL_BELOW ? undefined : this.#viewportWindow(model);
+        this.#sync(model);
+      });
+    }
+  }
+
+  #redrawWindow(): void {
+    const model = this.live.model();
+    // The text changed since the spans were drawn: the session's update, due this frame, redraws.
+    if (model.text !== this.#text) return;
+    this.#window = this.#viewportWindow(model);
+    this.#sync(model);
+  }
+
+  /**
+   * The text offsets of the spans that lie within a quarter screen above and below the viewport.
+   * Spans follow the text, so their boxes run down the page in order: two binary searches
+   * over their boxes read layout a few dozen times, all in one frame.
+   */
+  #viewportWindow(model: DomText): Span {
+    const spans = this.#spans;
+    const margin = window.innerHeight / 4;
+    const box = (span: Span) => model.range(span.start, span.end)?.getBoundingClientRect();
+    const first = firstIndex(spans, (span) => (box(span)?.bottom ?? 0) >= -margin);
+    const last = firstIndex(spans, (span) => (box(span)?.top ?? 0) > window.innerHeight + margin, first);
+    if (first >= last) return { start: 0, end: 0 };
+    return { start: spans[first]!.start, end: spans[last - 1]!.end };
+  }
+
+  /** Makes the drawn ranges match the spans in the window, touching only those that differ. */
+  #sync(model: DomText): void {
+    this.#text = model.text;
+    const window = this.#window;
+    const spans = this.#spans;
+    const from = window ? firstIndex(spans, (span) => span.end > window.start) : 0;
+    const to = window ? firstIndex(spans, (span) => span.start >= window.end, from) : spans.length;
+    const previous = this.#drawn;
+    const drawn = new Map<number, { range: Range; name: string }>();
+    for (let i = from; i < to; i++) {
+      const span = spans[i]!;
+      const start = model.position(span.start);
+      const end = model.position(span.end, true);
+      if (!start || !end) continue;
       const name = span.kind === 'source' ? SOURCE_HIGHLIGHT.name : aiLevel(span.score).name;
-      groups.set(name, [...(groups.get(name) ?? []), range]);
+      const old = previous.get(span.index);
+      previous.delete(span.index);
+      if (old && old.name === name) {
+        const { range } = old;
+        if (range.startContainer !== start.node || range.startOffset !== start.offset) range.setStart(start.node, start.offset);
+        if (range.endContainer !== end.node || range.endOffset !== end.offset) range.setEnd(end.node, end.offset);
+        drawn.set(span.index, old);
+        continue;
+      }
+      if (old) this.#highlights.get(old.name)?.delete(old.range);
+      const range = document.createRange();
+      range.setStart(start.node, start.offset);
+      range.setEnd(end.node, end.offset);
+      this.#highlights.get(name)?.add(range);
+      drawn.set(span.index, { range, name });
     }
-    for (const name of this.#names) {
-      const ranges = groups.get(name);
-      if (ranges) CSS.highlights.set(name, new Highlight(...ranges));
-      else CSS.highlights.delete(name);
-    }
+    for (const { range, name } of previous.values()) this.#highlights.get(name)?.delete(range);
+    this.#drawn = drawn;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {
     const caret = caretAt(x, y);
     if (!caret || !this.target.element.contains(caret.node)) return undefined;
-    const offset = this.#current().offsetOf(caret.node, caret.offset);
+    const offset = this.live.model().offsetOf(caret.node, caret.offset);
     if (offset === undefined) return undefined;
     const span = this.#spans.find((candidate) => contains(candidate, offset));
     // caret-from-point snaps to the nearest character: only count it if the point is on the span.
@@ -79,24 +177,20 @@ export class DomHighlighter implements Highlighter {
   spanAtCaret(): HighlightSpan | undefined {
     const selection = document.getSelection();
     if (!selection?.rangeCount || !this.target.element.contains(selection.anchorNode)) return undefined;
-    const offset = this.#current().offsetOf(selection.anchorNode!, selection.anchorOffset);
+    const offset = this.live.model().offsetOf(selection.anchorNode!, selection.anchorOffset);
     return offset === undefined ? undefined : this.#spans.find((candidate) => contains(candidate, offset));
   }
 
-  #current(): DomText {
-    return (this.#model ??= this.target.model());
-  }
-
   #rects(span: HighlightSpan): DOMRect[] {
-    return [...(this.#current().range(span.start, span.end)?.getClientRects() ?? [])];
+    return [...(this.live.model().range(span.start, span.end)?.getClientRects() ?? [])];
   }
 
   rectOf(span: HighlightSpan): DOMRect | undefined {
-    return this.#current().range(span.start, span.end)?.getBoundingClientRect();
+    return this.live.model().range(span.start, span.end)?.getBoundingClientRect();
   }
 
   select(span: HighlightSpan): void {
-    const range = this.#current().range(span.start, span.end);
+    const range = this.live.model().range(span.start, span.end);
     if (!range) return;
     if (this.target.kind === 'editor') this.target.element.focus({ preventScroll: true });
     const selection = document.getSelection()!;
@@ -107,9 +201,24 @@ export class DomHighlighter implements Highlighter {
 
   clear(): void {
     this.#spans = [];
-    this.#model = undefined;
-    for (const name of this.#names) CSS.highlights.delete(name);
+    this.#drawn.clear();
+    for (const [name, highlight] of this.#highlights) {
+      highlight.clear();
+      if (CSS.highlights.get(name) === highlight) CSS.highlights.delete(name);
+    }
   }
+
+  dispose(): void {
+    this.clear();
+    for (const cleanup of this.#cleanup) cleanup();
+  }
+}
+
+/** Where an offset of the old text is in the new one; an offset inside the edit moves to its end. */
+function shiftOffset(offset: number, edit: TextEdit): number {
+  if (offset <= edit.start) return offset;
+  if (offset >= edit.start + edit.removed) return offset + edit.inserted - edit.removed;
+  return edit.start + edit.inserted;
 }
 
 function pointInRects(rects: DOMRect[], x: number, y: number): boolean {
@@ -127,102 +236,233 @@ const MIRRORED_STYLES = [
 /**
  * Textareas and inputs keep their text out of the DOM, so their highlights are drawn in a
  * mirror: an element outside the field (in a shadow root) with the same box, font and
- * wrapping, laid exactly over it, scrolled with it, and transparent to the pointer.
+ * wrapping, laid exactly over it, scrolled with it, and transparent to the pointer. The
+ * mirror holds the text in blocks of whole lines: an edit rebuilds the blocks it touched, and
+ * only those are laid out again. Its styles are copied from the field when it is drawn or
+ * resized, its position read when the page scrolls: once a frame at most.
  */
 export class FieldHighlighter implements Highlighter {
   readonly #host = document.createElement('redline-overlay');
   readonly #mirror = document.createElement('div');
+  /** The lines, moved as the field scrolls. */
+  readonly #content = document.createElement('div');
   readonly #cleanup: (() => void)[] = [];
   #spans: readonly HighlightSpan[] = [];
-  #marks = new Map<HighlightSpan, HTMLElement>();
-  #frame = 0;
+  /** The spans drawn, in order and not overlapping. */
+  #drawn: HighlightSpan[] = [];
+  /**
+   * The mirror's blocks, each a run of whole lines (its own inline layout, so an edit relays
+   * out one block, not the whole text), and where each starts in the text.
+   */
+  #lines: HTMLElement[] = [];
+  #lineStarts: number[] = [];
+  /** The marks of each drawn span, by result item index (a span across lines has one per line). */
+  readonly #marks = new Map<number, HTMLElement[]>();
+  /** The field's text as the mirror shows it. */
+  #text = '';
+  readonly #frames = { style: 0, position: 0 };
 
-  constructor(private readonly target: FieldTarget) {
+  constructor(
+    private readonly target: FieldTarget,
+    /** About this many characters of whole lines go into one block of the mirror. */
+    private readonly blockCharacters = 1500,
+  ) {
     const shadow = this.#host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
     style.textContent = `${UI_CSS}
       .mirror { position: fixed; overflow: hidden; color: transparent; pointer-events: none; z-index: 2147483646;
-        border-color: transparent; background: transparent; margin: 0; }
+        border-color: transparent; background: transparent; margin: 0; contain: strict; }
       .mirror mark { color: transparent; border-radius: 2px; }
+      .mirror > div > div + div { text-indent: 0; }
       ${AI_LEVELS.map((level) => `.mirror mark.${level.name} { background: ${level.color}; }`).join('\n')}
       .mirror mark.source { background: rgba(60, 120, 255, 0.28); text-decoration: underline dotted rgb(40, 90, 220); }`;
     this.#mirror.className = 'mirror';
     this.#mirror.setAttribute('aria-hidden', 'true');
+    this.#mirror.append(this.#content);
     shadow.append(style, this.#mirror);
     this.#host.style.cssText = 'all: initial; position: static;';
 
-    const schedule = () => {
-      cancelAnimationFrame(this.#frame);
-      this.#frame = requestAnimationFrame(() => this.#layout());
-    };
     const field = target.element;
-    const syncScroll = () => {
-      this.#mirror.scrollTop = field.scrollTop;
-      this.#mirror.scrollLeft = field.scrollLeft;
+    const restyle = () => this.#schedule('style', () => this.#copyStyle());
+    const reposition = (event: Event) => {
+      // The field's own scrolling is followed directly; the page's moves the mirror.
+      if (event.target !== field) this.#schedule('position', () => this.#position());
     };
+    const syncScroll = () => this.#scrollTo(field.scrollTop, field.scrollLeft);
     field.addEventListener('scroll', syncScroll, { passive: true });
-    const resize = new ResizeObserver(schedule);
+    const resize = new ResizeObserver(restyle);
     resize.observe(field);
-    document.addEventListener('scroll', schedule, { capture: true, passive: true });
-    window.addEventListener('resize', schedule, { passive: true });
-    window.visualViewport?.addEventListener('resize', schedule, { passive: true });
+    document.addEventListener('scroll', reposition, { capture: true, passive: true });
+    window.addEventListener('resize', restyle, { passive: true });
+    window.visualViewport?.addEventListener('resize', restyle, { passive: true });
     this.#cleanup.push(
       () => field.removeEventListener('scroll', syncScroll),
       () => resize.disconnect(),
-      () => document.removeEventListener('scroll', schedule, { capture: true }),
-      () => window.removeEventListener('resize', schedule),
-      () => window.visualViewport?.removeEventListener('resize', schedule),
+      () => document.removeEventListener('scroll', reposition, { capture: true }),
+      () => window.removeEventListener('resize', restyle),
+      () => window.visualViewport?.removeEventListener('resize', restyle),
+      () => cancelAnimationFrame(this.#frames.style),
+      () => cancelAnimationFrame(this.#frames.position),
     );
   }
 
-  #layout(): void {
+  #schedule(kind: 'style' | 'position', work: () => void): void {
+    cancelAnimationFrame(this.#frames[kind]);
+    this.#frames[kind] = requestAnimationFrame(work);
+  }
+
+  /** The field's font, box, wrapping and place: read before anything is written, so layout is read once. */
+  #readField(): FieldGeometry {
     const field = this.target.element;
-    const rect = field.getBoundingClientRect();
     const computed = getComputedStyle(field);
+    const styles = MIRRORED_STYLES.map((property) => [property, computed.getPropertyValue(property)] as const);
+    let whiteSpace: string | undefined;
+    if (field instanceof HTMLInputElement) whiteSpace = 'pre';
+    else if (computed.whiteSpace === 'normal') whiteSpace = 'pre-wrap';
+    // Match the field's scrollbar gutter so lines wrap at the same width.
+    const scrollbar = field.offsetWidth - field.clientWidth - parseFloat(computed.borderLeftWidth) - parseFloat(computed.borderRightWidth);
+    return { styles, whiteSpace, paddingRight: parseFloat(computed.paddingRight) + Math.max(0, scrollbar), place: this.#readPlace() };
+  }
+
+  #readPlace(): FieldPlace {
+    const field = this.target.element;
+    return { rect: field.getBoundingClientRect(), scrollTop: field.scrollTop, scrollLeft: field.scrollLeft };
+  }
+
+  #writeStyle(geometry: FieldGeometry): void {
     const style = this.#mirror.style;
-    for (const property of MIRRORED_STYLES) style.setProperty(property, computed.getPropertyValue(property));
-    if (field instanceof HTMLInputElement) style.setProperty('white-space', 'pre');
-    else if (computed.whiteSpace === 'normal') style.setProperty('white-space', 'pre-wrap');
+    for (const [property, value] of geometry.styles) style.setProperty(property, value);
+    if (geometry.whiteSpace) style.setProperty('white-space', geometry.whiteSpace);
+    style.boxSizing = 'border-box';
+    style.paddingRight = `${geometry.paddingRight}px`;
+    this.#writePlace(geometry.place);
+  }
+
+  #writePlace({ rect, scrollTop, scrollLeft }: FieldPlace): void {
+    const style = this.#mirror.style;
     style.left = `${rect.left}px`;
     style.top = `${rect.top}px`;
     style.width = `${rect.width}px`;
     style.height = `${rect.height}px`;
-    style.boxSizing = 'border-box';
     style.display = rect.width === 0 ? 'none' : 'block';
-    // Match the field's scrollbar gutter so lines wrap at the same width.
-    const scrollbar = field.offsetWidth - field.clientWidth - parseFloat(computed.borderLeftWidth) - parseFloat(computed.borderRightWidth);
-    style.paddingRight = `${parseFloat(computed.paddingRight) + Math.max(0, scrollbar)}px`;
-    this.#mirror.scrollTop = field.scrollTop;
-    this.#mirror.scrollLeft = field.scrollLeft;
+    this.#scrollTo(scrollTop, scrollLeft);
   }
 
-  draw(spans: readonly HighlightSpan[]): void {
+  /** Follows the field's scrolling with a transform: it needs no layout of the mirror's text. */
+  #scrollTo(top: number, left: number): void {
+    this.#content.style.transform = `translate(${-left}px, ${-top}px)`;
+  }
+
+  #copyStyle(): void {
+    this.#writeStyle(this.#readField());
+  }
+
+  #position(): void {
+    this.#writePlace(this.#readPlace());
+  }
+
+  draw(spans: readonly HighlightSpan[], edit?: TextEdit): void {
     this.#spans = spans;
-    if (!this.#host.isConnected) document.documentElement.append(this.#host);
-    const text = this.target.readText();
-    const fragment = document.createDocumentFragment();
-    this.#marks = new Map();
-    let cursor = 0;
-    for (const span of [...spans].sort((a, b) => a.start - b.start)) {
-      if (span.start < cursor) continue;
-      fragment.append(text.slice(cursor, span.start));
+    if (edit && this.#host.isConnected && this.#lines.length > 0 && this.#patch(edit)) return;
+    measured('redline:draw', () => {
+      const geometry = this.#readField();
+      if (!this.#host.isConnected) document.documentElement.append(this.#host);
+      this.#text = this.target.readText();
+      this.#drawn = drawable(spans);
+      this.#marks.clear();
+      this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
+      this.#lines = this.#lineStarts.map((start, line) => this.#buildLine(start, this.#lineStarts[line + 1] ?? this.#text.length));
+      this.#content.replaceChildren(...this.#lines);
+      this.#writeStyle(geometry);
+    });
+  }
+
+  /**
+   * The block for the line [start, end) of the text, its line break included. The last line
+   * gets a zero-width space so that, after a trailing newline, it takes up a line as in the field.
+   */
+  #buildLine(start: number, end: number): HTMLElement {
+    const text = this.#text;
+    const block = document.createElement('div');
+    const drawn = this.#drawn;
+    let cursor = start;
+    for (let i = firstIndex(drawn, (span) => span.end > start); i < drawn.length && drawn[i]!.start < end; i++) {
+      const span = drawn[i]!;
+      const from = Math.max(span.start, start);
+      const to = Math.min(span.end, end);
+      if (from > cursor) block.append(text.slice(cursor, from));
       const mark = document.createElement('mark');
       mark.className = span.kind === 'source' ? 'source' : aiLevel(span.score).name;
-      mark.textContent = text.slice(span.start, span.end);
-      this.#marks.set(span, mark);
-      fragment.append(mark);
-      cursor = span.end;
+      mark.textContent = text.slice(from, to);
+      block.append(mark);
+      const marks = this.#marks.get(span.index);
+      if (marks && from > span.start) marks.push(mark);
+      else this.#marks.set(span.index, [mark]);
+      cursor = to;
     }
-    // A trailing newline needs a character after it to take up a line, as in the field.
-    fragment.append(`${text.slice(cursor)}\u200b`);
-    this.#mirror.replaceChildren(fragment);
-    this.#layout();
+    const last = end === text.length && (start === end || text[end - 1] !== '\n');
+    if (cursor < end || last) block.append(text.slice(cursor, end) + (last ? '\u200b' : ''));
+    return block;
+  }
+
+  /**
+   * Rebuilds the lines the edit touched, and the lines of any span it dropped or moved; the
+   * other lines keep their blocks, and their starts shift.
+   */
+  #patch(edit: TextEdit): boolean {
+    const delta = edit.inserted - edit.removed;
+    const text = this.target.readText();
+    // The mirror shows another text than the edit starts from: draw it anew.
+    if (text.length !== this.#text.length + delta) return false;
+    const before = this.#drawn;
+    const after = drawable(this.#spans);
+    let head = 0;
+    while (head < before.length && head < after.length && before[head]!.end <= edit.start && sameSpan(before[head]!, after[head]!, 0)) head++;
+    let tail = 0;
+    while (
+      tail < before.length - head &&
+      tail < after.length - head &&
+      before[before.length - 1 - tail]!.start >= edit.start + edit.removed &&
+      sameSpan(before[before.length - 1 - tail]!, after[after.length - 1 - tail]!, delta)
+    ) tail++;
+    // The changed region in the old text: the edit and every span that changed around it.
+    let from = edit.start;
+    let to = edit.start + edit.removed;
+    for (let i = head; i < before.length - tail; i++) {
+      from = Math.min(from, before[i]!.start);
+      to = Math.max(to, before[i]!.end);
+    }
+    for (let i = head; i < after.length - tail; i++) {
+      from = Math.min(from, after[i]!.start);
+      // New offsets past the edit map back by -delta; before it they are the same.
+      to = Math.max(to, after[i]!.end >= edit.start + edit.inserted ? after[i]!.end - delta : after[i]!.end);
+    }
+    const starts = this.#lineStarts;
+    const firstLine = firstIndex(starts, (start) => start > from) - 1;
+    const lastLine = Math.max(firstLine, firstIndex(starts, (start) => start > to) - 1);
+    const blockStart = starts[firstLine]!;
+    // The lines' end in the new text: the edit lies before it, so it moved by the edit's length.
+    const blockEnd = (starts[lastLine + 1] ?? this.#text.length) + delta;
+
+    for (let i = head; i < before.length - tail; i++) this.#marks.delete(before[i]!.index);
+    this.#text = text;
+    this.#drawn = after;
+    const newStarts = blockStarts(text, blockStart, blockEnd, this.blockCharacters, lastLine === starts.length - 1);
+    const newLines = newStarts.map((start, i) => this.#buildLine(start, newStarts[i + 1] ?? blockEnd));
+    this.#lines[firstLine]!.before(...newLines);
+    for (let line = firstLine; line <= lastLine; line++) this.#lines[line]!.remove();
+    this.#lines.splice(firstLine, lastLine - firstLine + 1, ...newLines);
+    for (let line = lastLine + 1; line < starts.length; line++) starts[line]! += delta;
+    starts.splice(firstLine, lastLine - firstLine + 1, ...newStarts);
+    return true;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {
     const fieldRect = this.target.element.getBoundingClientRect();
     if (x < fieldRect.left || x > fieldRect.right || y < fieldRect.top || y > fieldRect.bottom) return undefined;
-    for (const [span, mark] of this.#marks) if (pointInRects([...mark.getClientRects()], x, y)) return span;
+    for (const span of this.#drawn) {
+      if (this.#marks.get(span.index)?.some((mark) => pointInRects([...mark.getClientRects()], x, y))) return span;
+    }
     return undefined;
   }
 
@@ -234,7 +474,7 @@ export class FieldHighlighter implements Highlighter {
   }
 
   rectOf(span: HighlightSpan): DOMRect | undefined {
-    return this.#marks.get(span)?.getBoundingClientRect();
+    return this.#marks.get(span.index)?.[0]?.getBoundingClientRect();
   }
 
   select(span: HighlightSpan): void {
@@ -242,17 +482,20 @@ export class FieldHighlighter implements Highlighter {
     field.scrollIntoView({ block: 'center', behavior: 'instant' });
     field.focus({ preventScroll: true });
     field.setSelectionRange(span.start, span.end);
-    const mark = this.#marks.get(span);
+    const mark = this.#marks.get(span.index)?.[0];
     if (mark && field instanceof HTMLTextAreaElement) {
       field.scrollTop = Math.max(0, mark.offsetTop - field.clientHeight / 3);
     }
-    this.#layout();
+    this.#position();
   }
 
   clear(): void {
     this.#spans = [];
+    this.#drawn = [];
+    this.#lines = [];
+    this.#lineStarts = [];
     this.#marks.clear();
-    this.#mirror.replaceChildren();
+    this.#content.replaceChildren();
     this.#host.remove();
   }
 
@@ -260,4 +503,43 @@ export class FieldHighlighter implements Highlighter {
     this.clear();
     for (const cleanup of this.#cleanup) cleanup();
   }
+}
+
+interface FieldPlace {
+  rect: DOMRect;
+  scrollTop: number;
+  scrollLeft: number;
+}
+
+interface FieldGeometry {
+  styles: (readonly [string, string])[];
+  whiteSpace: string | undefined;
+  paddingRight: number;
+  place: FieldPlace;
+}
+
+/** The spans that can be drawn as marks: in order, each after the previous one. */
+function drawable(spans: readonly HighlightSpan[]): HighlightSpan[] {
+  const sorted = spans.every((span, i) => i === 0 || span.start >= spans[i - 1]!.start) ? spans : [...spans].sort((a, b) => a.start - b.start);
+  const drawn: HighlightSpan[] = [];
+  for (const span of sorted) if (span.start >= (drawn.at(-1)?.end ?? 0)) drawn.push(span);
+  return drawn;
+}
+
+/**
+ * Where each block of text[from, to) starts: at `from`, then after the first line break past
+ * `size` characters; when the blocks run to the end of the text, a break at the very end
+ * starts a last, empty block (the field shows a line there).
+ */
+function blockStarts(text: string, from: number, to: number, size: number, toTheEnd = to === text.length): number[] {
+  const starts = [from];
+  for (let at = text.indexOf('\n', from); at >= 0 && at + 1 <= to; at = text.indexOf('\n', at + 1)) {
+    if (at + 1 === to ? toTheEnd : at + 1 - starts.at(-1)! >= size) starts.push(at + 1);
+  }
+  return starts;
+}
+
+/** Whether `after` is `before` moved by `delta`, drawn the same way. */
+function sameSpan(before: HighlightSpan, after: HighlightSpan, delta: number): boolean {
+  return before.index === after.index && after.start === before.start + delta && after.end === before.end + delta && before.kind === after.kind && aiLevel(before.score) === aiLevel(after.score);
 }

@@ -3,12 +3,14 @@ import { countWords } from '@redline/shared/text';
 import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
 import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
-import { replaceRange, selectText } from './apply.ts';
+import { applyVerified, selectText } from './apply.ts';
 import { Card } from './card.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
-import { remapSpans, type Span } from './remap.ts';
+import { liveText, type LiveDomText, type LiveText } from './live-text.ts';
+import { measured } from './perf.ts';
+import { diffText, remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
-import { findTarget, type DomTarget, type FieldTarget, type Target } from './target.ts';
+import { deepActiveElement, findTarget, isClosedComponent, type DomTarget, type FieldTarget, type Target } from './target.ts';
 import { Toast } from './toast.ts';
 
 const PROBABILISTIC_NOTE = 'Results are probabilistic review signals, not proof of authorship.';
@@ -24,8 +26,12 @@ interface Tracked {
   text: string;
   spans: TrackedSpan[];
   envelope: unknown;
+  /** The text changed since the check. */
+  edited?: boolean;
   /** Detector and sources draw their spans; a rewrite's suggestions are only tracked. */
   highlighter?: Highlighter & { dispose?: () => void };
+  /** The target's current text, kept at the cost of the edits rather than a walk per read. */
+  live: LiveText;
   unobserve: () => void;
 }
 
@@ -38,7 +44,13 @@ export class PageSession {
   readonly #tracked = new Map<ProductName, Tracked>();
   /** Pending animation frames, one per kind of work, so one never cancels the other. */
   readonly #frames = { resync: 0, card: 0 };
+  /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
+  #liveNotice = 0;
   #pointer = { x: 0, y: 0 };
+  /** While a suggestion is being applied, the text passes through states that are not the writer's. */
+  #applying = false;
+  /** How the last applied suggestion went in (reported to the panel). */
+  lastStrategy: string | undefined;
 
   async run(product: ProductName): Promise<void> {
     const settings = await getSettings();
@@ -47,6 +59,13 @@ export class PageSession {
       return;
     }
     const target = findTarget();
+    if (!target && isClosedComponent(deepActiveElement())) {
+      this.#toast.show('Redline cannot read this editor: it is inside a closed web component that extensions cannot reach.', {
+        note: 'Copy the text into a text field to check it there.',
+        actions: [this.#dismiss()],
+      });
+      return;
+    }
     if (!target) {
       this.#toast.show('Click into a text field or editor, or select some text, then try again.', {
         note: 'Password, hidden and read-only fields are never read.',
@@ -62,6 +81,15 @@ export class PageSession {
     const words = countWords(text);
     if (words > settings.confirmAboveWords && !(await this.#confirm(product, words, target))) return;
     await this.#send(product, target, text, words, settings);
+  }
+
+  /** The focus is in a frame that did not answer a command: the extension cannot reach it. */
+  unreachableFrame(): void {
+    this.#toast.show('Redline cannot reach the editor you are in: it is inside a frame the extension cannot read (one still loading, or one closed to extensions).', {
+      note: 'Select the text and use the context menu, or copy it into a text field to check it.',
+      actions: [this.#dismiss()],
+      error: true,
+    });
   }
 
   async #send(product: ProductName, target: Target, text: string, words: number, settings: Settings): Promise<void> {
@@ -80,6 +108,7 @@ export class PageSession {
       words,
       ...(product === 'detector' ? { version: settings.defaultVersion } : {}),
       ...(product === 'humanizer' ? { model: settings.defaultModel } : {}),
+      editor: { name: target.family.name, ...target.family.undo },
     };
     let reply: CheckReply;
     try {
@@ -105,13 +134,8 @@ export class PageSession {
     }
     const spans = product === 'detector' ? aiSpans(text, envelope as DetectEnvelope) : sourceSpans(text, envelope as PlagiarismEnvelope);
     this.#track({ product, target, text, spans, envelope });
-    if (product === 'detector') {
-      const percentage = (envelope as DetectEnvelope).result.data.details.ai_percentage;
-      this.#toast.show(`${spans.length} sentence${spans.length === 1 ? '' : 's'} labelled AI · ${percentage}% of the characters`, {
-        note: PROBABILISTIC_NOTE,
-        actions: [review, this.#dismiss()],
-      });
-    } else {
+    if (product === 'detector') this.#showDetection(this.#tracked.get('detector')!);
+    else {
       const score = (envelope as PlagiarismEnvelope).result.result.plagiarism_score;
       this.#toast.show(`${spans.length} sentence${spans.length === 1 ? '' : 's'} with a similar source · ${score}% of the characters`, {
         note: 'No match is not proof of originality: the check is not exhaustive.',
@@ -120,15 +144,39 @@ export class PageSession {
     }
   }
 
-  #track(check: Omit<Tracked, 'highlighter' | 'unobserve'>): void {
+  /**
+   * The detector's figures; the count follows edits (a sentence an edit touched is no longer
+   * counted). Versions without sentence labels (v1, v2) show the document's share only.
+   */
+  #showDetection(tracked: Tracked): void {
+    const details = (tracked.envelope as DetectEnvelope).result.data.details;
+    const review = { label: 'Review in side panel', primary: true, run: () => void browser.runtime.sendMessage({ type: 'open-panel' }).catch(() => {}) };
+    const count = tracked.spans.length;
+    const message = details.chunks?.length
+      ? `${count} sentence${count === 1 ? '' : 's'} labelled AI · ${details.ai_percentage}% of the characters${tracked.edited ? ' (as checked; edited since)' : ''}`
+      : `${details.ai_percentage}% of the characters labelled AI in the whole text`;
+    const note = details.chunks?.length ? PROBABILISTIC_NOTE : `This detector version gives no per-sentence labels, so nothing is highlighted; v3 does. ${PROBABILISTIC_NOTE}`;
+    this.#toast.show(message, { note, actions: [review, this.#dismiss()], topic: 'detector' });
+  }
+
+  #track(check: Omit<Tracked, 'highlighter' | 'live' | 'unobserve'>): void {
+    // The whole first draw, reading the target's text model included.
+    measured('redline:draw', () => this.#trackAndDraw(check));
+  }
+
+  #trackAndDraw(check: Omit<Tracked, 'highlighter' | 'live' | 'unobserve'>): void {
     this.#untrack(check.product);
+    const live = liveText(check.target);
+    // The text may have changed while the check ran: start from the text as it is now.
+    const current = live.text();
+    if (current !== check.text) check = { ...check, spans: remapSpans(check.text, current, check.spans), text: current };
     let highlighter: Tracked['highlighter'];
     if (check.product !== 'humanizer') {
       const kind = check.product === 'detector' ? 'ai' : 'source';
-      highlighter = check.target.kind === 'field' ? new FieldHighlighter(check.target as FieldTarget) : new DomHighlighter(check.target as DomTarget, kind);
+      highlighter = check.target.kind === 'field' ? new FieldHighlighter(check.target as FieldTarget) : new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText);
       highlighter.draw(check.spans as HighlightSpan[]);
     }
-    const tracked: Tracked = { ...check, highlighter, unobserve: () => {} };
+    const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };
     tracked.unobserve = check.target.observe(() => this.#schedule('resync', () => this.#resync()));
     this.#tracked.set(check.product, tracked);
     if (highlighter) {
@@ -145,20 +193,36 @@ export class PageSession {
    * replaced the DOM nodes the old ranges pointed into.
    */
   #resync(): void {
-    for (const tracked of this.#tracked.values()) {
-      const text = tracked.target.readText();
-      if (text === tracked.text) {
-        if (tracked.target.kind !== 'field') tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
-        continue;
+    // A strategy that was tried and rolled back must not withdraw the suggestions it touched.
+    if (this.#applying) return;
+    measured('redline:update', () => {
+      for (const tracked of this.#tracked.values()) {
+        const text = tracked.live.text();
+        if (text === tracked.text) {
+          if (tracked.target.kind !== 'field') tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
+          continue;
+        }
+        const edit = diffText(tracked.text, text);
+        tracked.spans = remapSpans(tracked.text, text, tracked.spans, edit);
+        tracked.text = text;
+        tracked.edited = true;
+        tracked.highlighter?.draw(tracked.spans as HighlightSpan[], edit);
+        if (tracked.product === 'detector' && this.#toast.topic === 'detector') this.#showDetection(tracked);
+        this.#noticeLive();
       }
-      tracked.spans = remapSpans(tracked.text, text, tracked.spans);
-      tracked.text = text;
-      tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
-      void browser.runtime
-        .sendMessage({ type: 'live', product: tracked.product, indices: tracked.spans.map((span) => span.index) })
-        .catch(() => {});
-    }
-    this.#card.hide();
+      this.#card.hide();
+    });
+  }
+
+  #noticeLive(): void {
+    if (this.#liveNotice) return;
+    const notice = () => {
+      this.#liveNotice = 0;
+      for (const tracked of this.#tracked.values()) {
+        void browser.runtime.sendMessage({ type: 'live', product: tracked.product, indices: tracked.spans.map((span) => span.index) }).catch(() => {});
+      }
+    };
+    this.#liveNotice = typeof requestIdleCallback === 'function' ? requestIdleCallback(notice, { timeout: 1000 }) : window.setTimeout(notice, 200);
   }
 
   #schedule(kind: 'resync' | 'card', work: () => void): void {
@@ -213,24 +277,34 @@ export class PageSession {
     return true;
   }
 
-  /** From the side panel: put an accepted suggestion in place of its original sentence(s). */
+  /** From the side panel: put an accepted suggestion in place of its original sentence(s), verified by reading it back. */
   async apply(index: number, replacement: string): Promise<ApplyOutcome> {
     this.#resync();
     const tracked = this.#tracked.get('humanizer');
     if (!tracked) return 'no-rewrite';
     const span = tracked.spans.find((candidate) => candidate.index === index);
     if (!span) return 'withdrawn';
-    const applied = await replaceRange(tracked.target, span.start, span.end, replacement);
-    if (!applied) return 'withdrawn';
+    return this.#applyRange(tracked, span.start, span.end, replacement);
+  }
+
+  async #applyRange(tracked: Tracked, start: number, end: number, replacement: string): Promise<ApplyOutcome> {
+    this.#applying = true;
+    let result: Awaited<ReturnType<typeof applyVerified>>;
+    try {
+      result = await applyVerified(tracked.target, start, end, tracked.text.slice(start, end), replacement);
+    } finally {
+      this.#applying = false;
+    }
+    this.lastStrategy = result.status === 'applied' ? result.strategy : undefined;
     this.#resync();
-    return 'applied';
+    return result.status === 'applied' ? 'applied' : result.status === 'stale' ? 'withdrawn' : result.status;
   }
 
   /**
    * Accept all: in a plain field, one edit over the span from the first to the last
    * suggestion (the text between them re-inserted as it was), so one undo restores the
-   * original. In rich editors each suggestion is its own edit, last first, so that formatting
-   * between suggestions is left alone; editors that group quick edits undo them together.
+   * original. In rich editors each suggestion is its own verified edit, last first, so that
+   * formatting between suggestions is left alone.
    */
   async applyAll(items: { index: number; replacement: string }[]): Promise<Record<number, ApplyOutcome>> {
     this.#resync();
@@ -256,12 +330,15 @@ export class PageSession {
         const next = found[position + 1];
         if (next) combined += text.slice(item.span.end, next.span.start);
       });
-      const applied = await replaceRange(tracked.target, found[0]!.span.start, found.at(-1)!.span.end, combined);
-      for (const item of found) outcomes[item.index] = applied ? 'applied' : 'withdrawn';
+      const outcome = await this.#applyRange(tracked, found[0]!.span.start, found.at(-1)!.span.end, combined);
+      for (const item of found) outcomes[item.index] = outcome;
     } else {
-      for (const item of [...found].reverse()) outcomes[item.index] = await this.apply(item.index, item.replacement);
+      for (const item of [...found].reverse()) {
+        outcomes[item.index] = await this.apply(item.index, item.replacement);
+        // After a change the editor would not take, the rest stay pending rather than pile up.
+        if (outcomes[item.index] === 'refused' || outcomes[item.index] === 'unexpected') break;
+      }
     }
-    this.#resync();
     return outcomes;
   }
 
@@ -269,6 +346,7 @@ export class PageSession {
     const tracked = this.#tracked.get(product);
     if (!tracked) return;
     tracked.unobserve();
+    tracked.live.dispose();
     tracked.highlighter?.clear();
     tracked.highlighter?.dispose?.();
     tracked.target.element.removeEventListener('keyup', this.#onCaret);

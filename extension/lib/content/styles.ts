@@ -11,17 +11,20 @@ export function aiLevel(score: number) {
 
 export const SOURCE_HIGHLIGHT = { name: 'redline-source', color: 'rgba(60, 120, 255, 0.28)' } as const;
 
-let installed = false;
+const installed = new WeakSet<Document | ShadowRoot>();
 
-/** Highlight styles go into an adopted style sheet: the page's DOM is not touched. */
-export function installHighlightStyles(doc: Document = document): void {
-  if (installed) return;
-  installed = true;
+/**
+ * Highlight styles go into an adopted style sheet: the page's DOM is not touched. An editor in
+ * a shadow root needs them in that root, since document styles do not reach into it.
+ */
+export function installHighlightStyles(root: Document | ShadowRoot = document): void {
+  if (installed.has(root)) return;
+  installed.add(root);
   const sheet = new CSSStyleSheet();
   const rules = AI_LEVELS.map((level) => `::highlight(${level.name}) { background-color: ${level.color}; }`);
   rules.push(`::highlight(${SOURCE_HIGHLIGHT.name}) { background-color: ${SOURCE_HIGHLIGHT.color}; text-decoration: underline dotted rgb(40, 90, 220); }`);
   sheet.replaceSync(rules.join('\n'));
-  doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, sheet];
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
 /** Shared look of the card, toast and overlay hosts (inside their shadow roots). */

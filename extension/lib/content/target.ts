@@ -1,10 +1,13 @@
 import { DomText } from './dom-text.ts';
+import { FIELD, familyOf, type EditorFamily } from './editors.ts';
 
 /** Where a check's text comes from, and how to point back into it. */
 export interface Target {
   kind: 'field' | 'editor' | 'selection';
   /** The field, the editor root, or the element around the selection. */
   element: HTMLElement;
+  /** The editor family: how its text is edited and what its undo keeps. */
+  family: EditorFamily;
   readText(): string;
   /** Calls back when the text may have changed; returns the unsubscribe function. */
   observe(onChange: () => void): () => void;
@@ -49,6 +52,7 @@ function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): FieldTarget
   return {
     kind: 'field',
     element: field,
+    family: FIELD,
     readText: () => field.value,
     observe(onChange) {
       field.addEventListener('input', onChange);
@@ -58,11 +62,13 @@ function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): FieldTarget
 }
 
 function domTarget(kind: 'editor' | 'selection', root: HTMLElement, bounds?: Range): DomTarget {
+  const family = familyOf(root);
   return {
     kind,
     element: root,
-    model: () => new DomText(root, bounds),
-    readText: () => new DomText(root, bounds).text,
+    family,
+    model: () => new DomText(root, bounds, family.capture),
+    readText: () => new DomText(root, bounds, family.capture).text,
     observe(onChange) {
       const observer = new MutationObserver(onChange);
       observer.observe(root, { subtree: true, childList: true, characterData: true });
@@ -71,12 +77,24 @@ function domTarget(kind: 'editor' | 'selection', root: HTMLElement, bounds?: Ran
   };
 }
 
+/** The focused element, looking into open shadow roots; a host whose shadow root is closed stays the answer. */
+export function deepActiveElement(doc: Document = document): Element | null {
+  let active = doc.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+}
+
+/** A focused custom element with no open shadow root: its text is out of reach. */
+export function isClosedComponent(element: Element | null): boolean {
+  return !!element && element.localName.includes('-') && !element.shadowRoot && !(element as HTMLElement).isContentEditable;
+}
+
 /**
  * The text the user means: the focused field; else a selection (inside an editor or on the
- * page); else the focused editor. Undefined when there is none.
+ * page); else the focused editor (in open shadow roots too). Undefined when there is none.
  */
 export function findTarget(doc: Document = document): Target | undefined {
-  const active = doc.activeElement;
+  const active = deepActiveElement(doc);
   if (isCheckableField(active)) return fieldTarget(active);
   if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return undefined; // skipped kinds
 
@@ -85,7 +103,9 @@ export function findTarget(doc: Document = document): Target | undefined {
     const range = selection.getRangeAt(0).cloneRange();
     const container = range.commonAncestorContainer;
     const root = container instanceof HTMLElement ? container : container.parentElement!;
-    return domTarget('selection', root, range);
+    // A selection inside the focused editor is checked in its editor, so it can be edited there.
+    const host = editingHost(root);
+    return domTarget('selection', host && host.contains(active) ? host : root, range);
   }
   const host = editingHost(active);
   return host ? domTarget('editor', host) : undefined;

@@ -11,6 +11,12 @@ export class Toast {
   readonly #host = document.createElement('redline-toast');
   readonly #box = document.createElement('div');
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** What the visible toast is about, so a result's figures can be updated in place. */
+  #topic: string | undefined;
+
+  get topic(): string | undefined {
+    return this.#host.isConnected ? this.#topic : undefined;
+  }
 
   constructor() {
     const shadow = this.#host.attachShadow({ mode: 'open' });
@@ -22,8 +28,9 @@ export class Toast {
     shadow.append(style, this.#box);
   }
 
-  show(message: string, options: { note?: string; error?: boolean; actions?: ToastAction[]; tick?: (seconds: number) => string | undefined } = {}): void {
+  show(message: string, options: { note?: string; error?: boolean; actions?: ToastAction[]; tick?: (seconds: number) => string | undefined; topic?: string } = {}): void {
     this.#stopTimer();
+    this.#topic = options.topic;
     if (!this.#host.isConnected) document.documentElement.append(this.#host);
     const render = (text: string) => {
       const line = document.createElement('div');

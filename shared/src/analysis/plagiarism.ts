@@ -8,38 +8,296 @@ export const MATCH_THRESHOLD = 0.6;
 /** A sentence whose best similarity reaches this is reported, flagged or not. */
 export const REPORT_THRESHOLD = 0.35;
 
-interface IndexedSentence {
-  text: string;
-  link: string;
-  words: Set<string>;
-  bigrams: Set<string>;
+/**
+ * The offline source check. The sources are indexed once: every source sentence's word
+ * bigrams of content words (stop words left out, so "of the" does not make two sentences
+ * alike) go into inverted lists. A checked sentence looks up its own content bigrams, the
+ * source sentences sharing the most of them become candidates, and each candidate gets the
+ * exact similarity (the mean of the Dice coefficients of the two sentences' word sets and
+ * word-bigram sets); the best one is the match. So the cost grows with the number of shared
+ * phrases, not with the size of the corpus.
+ *
+ * What this finds: sentences copied from a source, also with light edits (a few words changed,
+ * added or dropped; case and punctuation ignored). What it cannot find: paraphrase that keeps
+ * the meaning in other words, translation, text split across several sentences, and anything
+ * not in the indexed sources.
+ */
+
+const STOP_WORDS = new Set(
+  ('a an the and or but if of to in on at by for with from as is are was were be been being it its this that these those ' +
+    'there their they them he she his her we our you your i my me not no so than then too very can could will would shall ' +
+    'should may might must do does did has have had into over under about after before between through during up down out ' +
+    'off again further once here when where why how all any both each few more most other some such only own same just also').split(' '),
+);
+
+/** How many candidates per sentence get the exact similarity. */
+const CANDIDATES = 12;
+/** A content bigram in more source sentences than this is too common to tell sources apart. */
+const MAX_POSTINGS = 2_000;
+
+function hashWord(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
-function normalisedWords(sentence: string): string[] {
-  return sentence.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+function hashPair(a: number, b: number): number {
+  let h = Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) || 1; // 0 marks an empty slot in the table
 }
 
-function bigramsOf(words: string[]): Set<string> {
-  const bigrams = new Set<string>();
-  for (let i = 1; i < words.length; i++) bigrams.add(`${words[i - 1]} ${words[i]}`);
-  return bigrams;
+interface SentenceShingles {
+  /** Sorted distinct word hashes. */
+  words: Uint32Array;
+  /** Sorted distinct word-bigram hashes. */
+  bigrams: Uint32Array;
+  /** Distinct bigram hashes of content words (the lookup keys). */
+  keys: Uint32Array;
 }
 
-function dice(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 0;
+function sortedDistinct(values: number[]): Uint32Array {
+  const sorted = Uint32Array.from(values).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i]!;
+  return sorted.slice(0, n);
+}
+
+const STOP_HASHES = new Set([...STOP_WORDS].map(hashWord));
+const NON_ASCII_WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * FNV-1a hashes of the lowercased words (runs of letters and digits) of a sentence, without
+ * cutting the words out: the same values as hashWord(word), at a fraction of the cost.
+ */
+function wordHashes(sentence: string): number[] {
+  const text = sentence.toLowerCase();
+  const hashes: number[] = [];
+  let h = 0x811c9dc5;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let width = 1;
+    let isWordCharacter: boolean;
+    if (c < 128) isWordCharacter = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    else {
+      const codePoint = text.codePointAt(i)!;
+      width = codePoint > 0xffff ? 2 : 1;
+      isWordCharacter = NON_ASCII_WORD_CHARACTER.test(String.fromCodePoint(codePoint));
+    }
+    if (isWordCharacter) {
+      for (let k = 0; k < width; k++) h = Math.imul(h ^ text.charCodeAt(i + k), 0x01000193);
+      inWord = true;
+    } else if (inWord) {
+      hashes.push(h >>> 0);
+      h = 0x811c9dc5;
+      inWord = false;
+    }
+    i += width - 1;
+  }
+  if (inWord) hashes.push(h >>> 0);
+  return hashes;
+}
+
+function shinglesOf(sentence: string): SentenceShingles {
+  const hashes = wordHashes(sentence);
+  const bigrams: number[] = [];
+  for (let i = 1; i < hashes.length; i++) bigrams.push(hashPair(hashes[i - 1]!, hashes[i]!));
+  const content = hashes.filter((hash) => !STOP_HASHES.has(hash));
+  const keys: number[] = [];
+  for (let i = 1; i < content.length; i++) keys.push(hashPair(content[i - 1]!, content[i]!));
+  if (content.length === 1) keys.push(hashPair(content[0]!, 0));
+  return { words: sortedDistinct(hashes), bigrams: sortedDistinct(bigrams), keys: sortedDistinct(keys) };
+}
+
+function sharedCount(a: Uint32Array, b: Uint32Array): number {
+  let i = 0;
+  let j = 0;
   let shared = 0;
-  for (const item of a) if (b.has(item)) shared++;
-  return (2 * shared) / (a.size + b.size);
+  while (i < a.length && j < b.length) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      shared++;
+      i++;
+      j++;
+    }
+  }
+  return shared;
 }
 
-/** Similarity 0..1: the mean of the Dice coefficients of word sets and word-bigram sets. */
-function similarity(a: Pick<IndexedSentence, 'words' | 'bigrams'>, b: Pick<IndexedSentence, 'words' | 'bigrams'>): number {
+function dice(a: Uint32Array, b: Uint32Array): number {
+  return a.length + b.length === 0 ? 0 : (2 * sharedCount(a, b)) / (a.length + b.length);
+}
+
+/** Similarity 0..1: the mean of the Dice coefficients of word sets and word-bigram sets, 4 decimals. */
+function similarity(a: Pick<SentenceShingles, 'words' | 'bigrams'>, b: Pick<SentenceShingles, 'words' | 'bigrams'>): number {
   return Math.round(((dice(a.words, b.words) + dice(a.bigrams, b.bigrams)) / 2) * 10_000) / 10_000;
 }
 
-function indexSentence(text: string, link: string): IndexedSentence {
-  const words = normalisedWords(text);
-  return { text, link, words: new Set(words), bigrams: bigramsOf(words) };
+/** Uint32 values appended in runs, one run per sentence, in one growing buffer. */
+class PackedRuns {
+  #values = new Uint32Array(1 << 16);
+  #length = 0;
+  readonly #starts: number[] = [0];
+
+  push(run: Uint32Array): void {
+    if (this.#length + run.length > this.#values.length) {
+      let size = this.#values.length * 2;
+      while (size < this.#length + run.length) size *= 2;
+      const grown = new Uint32Array(size);
+      grown.set(this.#values.subarray(0, this.#length));
+      this.#values = grown;
+    }
+    this.#values.set(run, this.#length);
+    this.#length += run.length;
+    this.#starts.push(this.#length);
+  }
+
+  /** Fixes the runs: values and run boundaries (run i is values[starts[i]..starts[i+1])). */
+  seal(): { values: Uint32Array; starts: Int32Array } {
+    return { values: this.#values.slice(0, this.#length), starts: Int32Array.from(this.#starts) };
+  }
+}
+
+/** Inverted lists from content-bigram hash to source sentence numbers, in one open-addressing table. */
+class InvertedLists {
+  readonly #slots: Uint32Array;
+  readonly #starts: Int32Array;
+  readonly #ends: Int32Array;
+  readonly #postings: Int32Array;
+
+  /** `keys`: each sentence's distinct keys, as runs. */
+  constructor(keys: { values: Uint32Array; starts: Int32Array }) {
+    const total = keys.values.length;
+    let size = 1024;
+    while (size < total * 2) size *= 2;
+    this.#slots = new Uint32Array(size);
+    const counts = new Int32Array(size);
+    for (const key of keys.values) counts[this.#slotOf(key, true)]!++;
+    this.#starts = new Int32Array(size);
+    this.#ends = new Int32Array(size);
+    let offset = 0;
+    for (let slot = 0; slot < size; slot++) {
+      this.#starts[slot] = offset;
+      this.#ends[slot] = offset;
+      offset += counts[slot]!;
+    }
+    this.#postings = new Int32Array(total);
+    for (let sentence = 0; sentence + 1 < keys.starts.length; sentence++) {
+      for (let k = keys.starts[sentence]!; k < keys.starts[sentence + 1]!; k++) {
+        this.#postings[this.#ends[this.#slotOf(keys.values[k]!, false)]!++] = sentence;
+      }
+    }
+  }
+
+  #slotOf(key: number, insert: boolean): number {
+    const mask = this.#slots.length - 1;
+    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+    for (;;) {
+      const held = this.#slots[slot]!;
+      if (held === key) return slot;
+      if (held === 0) {
+        if (!insert) return -1;
+        this.#slots[slot] = key;
+        return slot;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** The sentence numbers holding `key` (a view, not a copy); empty when none. */
+  postings(key: number): Int32Array {
+    const slot = this.#slotOf(key, false);
+    return slot < 0 ? this.#postings.subarray(0, 0) : this.#postings.subarray(this.#starts[slot]!, this.#ends[slot]!);
+  }
+}
+
+/** The CANDIDATES sources sharing the most phrases; ties by corpus order, so answers are deterministic. */
+function topCandidates(touched: readonly number[], shared: Int32Array): number[] {
+  const top: number[] = [];
+  const before = (a: number, b: number) => shared[a]! > shared[b]! || (shared[a] === shared[b] && a < b);
+  for (const source of touched) {
+    if (top.length === CANDIDATES && !before(source, top[CANDIDATES - 1]!)) continue;
+    let at = top.length < CANDIDATES ? top.length : CANDIDATES - 1;
+    while (at > 0 && before(source, top[at - 1]!)) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = source;
+  }
+  return top;
+}
+
+export interface SourceMatch {
+  sentence: string;
+  link: string;
+  similarity: number;
+}
+
+/** Source sentences of a corpus, indexed once for many checks. */
+export class SourceIndex {
+  readonly documents: number;
+  readonly #texts: string[] = [];
+  readonly #links: string[] = [];
+  /** Every source sentence's word and word-bigram hashes, packed (few objects for the GC). */
+  readonly #words: { values: Uint32Array; starts: Int32Array };
+  readonly #bigrams: { values: Uint32Array; starts: Int32Array };
+  readonly #lists: InvertedLists;
+  readonly #shared: Int32Array;
+
+  constructor(corpus: readonly SourceDocument[]) {
+    this.documents = corpus.length;
+    const words = new PackedRuns();
+    const bigrams = new PackedRuns();
+    const keys = new PackedRuns();
+    for (const document of corpus) {
+      for (const sentence of splitSentences(document.text)) {
+        const shingles = shinglesOf(sentence.text);
+        this.#texts.push(sentence.text);
+        this.#links.push(document.link);
+        words.push(shingles.words);
+        bigrams.push(shingles.bigrams);
+        keys.push(shingles.keys);
+      }
+    }
+    this.#words = words.seal();
+    this.#bigrams = bigrams.seal();
+    this.#lists = new InvertedLists(keys.seal());
+    this.#shared = new Int32Array(this.#texts.length);
+  }
+
+  get sentences(): number {
+    return this.#texts.length;
+  }
+
+  #shinglesOfSource(source: number): Pick<SentenceShingles, 'words' | 'bigrams'> {
+    const run = (packed: { values: Uint32Array; starts: Int32Array }) => packed.values.subarray(packed.starts[source]!, packed.starts[source + 1]!);
+    return { words: run(this.#words), bigrams: run(this.#bigrams) };
+  }
+
+  /** The most similar source sentence, or undefined when none shares a content phrase. */
+  bestMatch(sentence: string): SourceMatch | undefined {
+    const query = shinglesOf(sentence);
+    const touched: number[] = [];
+    for (const key of query.keys) {
+      const postings = this.#lists.postings(key);
+      if (postings.length > MAX_POSTINGS) continue;
+      for (const source of postings) {
+        if (this.#shared[source]! === 0) touched.push(source);
+        this.#shared[source]!++;
+      }
+    }
+    const shared = this.#shared;
+    let best: SourceMatch | undefined;
+    for (const source of topCandidates(touched, shared)) {
+      const score = similarity(query, this.#shinglesOfSource(source));
+      if (!best || score > best.similarity) best = { sentence: this.#texts[source]!, link: this.#links[source]!, similarity: score };
+    }
+    for (const source of touched) shared[source] = 0;
+    return best;
+  }
 }
 
 export interface PlagiarismResult {
@@ -49,38 +307,19 @@ export interface PlagiarismResult {
 }
 
 /** Builds a checker over a corpus; index once, check many texts. */
-export function createPlagiarismChecker(corpus: readonly SourceDocument[]) {
-  const sources = corpus.flatMap((document) =>
-    splitSentences(document.text).map((sentence) => indexSentence(sentence.text, document.link)),
-  );
-
-  function bestMatchFor(sentence: IndexedSentence): { source: IndexedSentence; similarity: number } | undefined {
-    let best: { source: IndexedSentence; similarity: number } | undefined;
-    for (const source of sources) {
-      const score = similarity(sentence, source);
-      // Like the upstream: the first candidate that meets the threshold wins.
-      if (score >= MATCH_THRESHOLD) return { source, similarity: score };
-      if (!best || score > best.similarity) best = { source, similarity: score };
-    }
-    return best;
-  }
+export function createPlagiarismChecker(corpus: readonly SourceDocument[] | SourceIndex) {
+  const index = corpus instanceof SourceIndex ? corpus : new SourceIndex(corpus);
 
   return function check(text: string): PlagiarismResult {
     const offsets = new OffsetMap(text);
     const results: PlagiarismMatch[] = [];
     let flaggedCharacters = 0;
     for (const span of splitSentences(text)) {
-      const match = bestMatchFor(indexSentence(span.text, ''));
+      const match = index.bestMatch(span.text);
       if (!match || match.similarity < REPORT_THRESHOLD) continue;
       const is_plagiarised = match.similarity >= MATCH_THRESHOLD;
       if (is_plagiarised) flaggedCharacters += offsets.toCodePoint(span.end) - offsets.toCodePoint(span.start);
-      results.push({
-        sentence: span.text,
-        is_plagiarised,
-        web_sentence: match.source.text,
-        similarity: match.similarity,
-        link: match.source.link,
-      });
+      results.push({ sentence: span.text, is_plagiarised, web_sentence: match.sentence, similarity: match.similarity, link: match.link });
     }
     const plagiarism_score = offsets.length === 0 ? 0 : Math.round((flaggedCharacters / offsets.length) * 10_000) / 100;
     return { results, plagiarism_score, words_processed: countWords(text) };

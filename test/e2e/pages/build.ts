@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -24,6 +25,12 @@ const PAGES: Record<string, string> = {
   lexical: '<h1>Lexical</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   framed: '<h1>An editor in an iframe</h1><input id="title" type="text" value="A title, written by me."><iframe id="frame" src="./frame.html" style="width: 100%; height: 260px;"></iframe>',
   frame: '<div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  slate: '<h1>Slate</h1><div id="app"></div>',
+  ckeditor: '<h1>CKEditor 5</h1><div id="editor"></div>',
+  tinymce: '<h1>TinyMCE (classic, iframe)</h1><textarea id="editor"></textarea>',
+  stubborn: '<h1>An editor that ignores synthetic edits</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  shadow: '<h1>Editors in shadow roots</h1><x-editor id="open"></x-editor><x-editor id="closed"></x-editor>',
+  unreachable: '<h1>A frame without the extension</h1>',
 };
 
 export async function buildPages(): Promise<void> {
@@ -37,6 +44,9 @@ export async function buildPages(): Promise<void> {
     logLevel: 'warning',
     loader: { '.css': 'empty' },
   });
+  // TinyMCE self-hosted: its skin and content CSS from the npm package.
+  const tinymce = path.dirname(createRequire(import.meta.url).resolve('tinymce/package.json'));
+  cpSync(path.join(tinymce, 'skins'), path.join(PAGES_DIR, 'tinymce', 'skins'), { recursive: true });
   for (const [name, body] of Object.entries(PAGES)) {
     writeFileSync(
       path.join(PAGES_DIR, `${name}.html`),

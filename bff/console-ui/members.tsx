@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { message, OneTime, PRODUCTS, Status, when, type Me, type Product } from './ui.tsx';
+
+function BudgetEditor({ member, onSaved }: { member: any; onSaved: (text: string) => void }) {
+  const [values, setValues] = useState<Record<Product, string>>(
+    Object.fromEntries(PRODUCTS.map((product) => [product, member.products[product].budget?.toString() ?? ''])) as Record<Product, string>,
+  );
+  return (
+    <form
+      class="budgets"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        try {
+          const body = Object.fromEntries(PRODUCTS.map((product) => [product, values[product] === '' ? null : Number(values[product])]));
+          await api(`/members/${member.id}/budgets`, body);
+          onSaved(`Budgets of ${member.name} saved.`);
+        } catch (failure) {
+          onSaved(message(failure));
+        }
+      }}
+    >
+      {PRODUCTS.map((product) => (
+        <label key={product}>
+          {product}
+          <input
+            type="number"
+            min="0"
+            placeholder="no limit"
+            value={values[product]}
+            aria-label={`${product} budget for ${member.name}`}
+            onInput={(event) => setValues({ ...values, [product]: event.currentTarget.value })}
+          />
+        </label>
+      ))}
+      <button type="submit" aria-label={`Save budgets for ${member.name}`}>
+        Save budgets
+      </button>
+    </form>
+  );
+}
+
+export function Members({ me }: { me: Me }) {
+  const [members, setMembers] = useState<any[]>([]);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const [status, setStatus] = useState('');
+  const load = () => api('/members').then((answer) => setMembers(answer.members), (failure) => setStatus(message(failure)));
+  useEffect(() => void load(), []);
+  const act = async (work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (failure) {
+      setStatus(message(failure));
+    }
+    await load();
+  };
+  return (
+    <section aria-labelledby="members-heading">
+      <h2 id="members-heading">Members</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void act(async () => {
+            const answer = await api('/members', { name });
+            setSecret({ label: `Token for ${answer.member.name}`, value: answer.token });
+            setName('');
+            setStatus(`Member ${answer.member.name} added.`);
+          });
+        }}
+      >
+        <label for="new-member">New member's name</label>
+        <input id="new-member" value={name} onInput={(event) => setName(event.currentTarget.value)} required maxLength={64} />
+        <button type="submit">Add member</button>
+      </form>
+      {secret && <OneTime label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
+      <Status text={status} />
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            {PRODUCTS.map((product) => (
+              <th scope="col" key={product}>
+                {product} words (remaining)
+              </th>
+            ))}
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((member) => (
+            <tr key={member.id} data-member={member.name} class={member.revokedAt ? 'revoked' : ''}>
+              <th scope="row">
+                {member.name}
+                <span class="muted"> {member.tokenPrefix}</span>
+              </th>
+              <td>{member.revokedAt ? `revoked ${when(member.revokedAt)}` : member.role}</td>
+              <td>{when(member.createdAt)}</td>
+              <td>{when(member.lastUsedAt)}</td>
+              {PRODUCTS.map((product) => (
+                <td key={product}>
+                  {member.products[product].wordsCharged}
+                  {member.products[product].budget !== undefined && ` of ${member.products[product].budget} (${member.products[product].remaining} left)`}
+                </td>
+              ))}
+              <td>
+                {!member.revokedAt && (
+                  <div class="actions">
+                    <BudgetEditor member={member} onSaved={(text) => act(async () => setStatus(text))} />
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(async () => {
+                          const link = await api(`/members/${member.id}/link`, {});
+                          setSecret({ label: `Sign-in link for ${member.name} (valid 24 hours, once)`, value: link.url });
+                        })
+                      }
+                    >
+                      Sign-in link
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(async () => {
+                          if (!confirm(`Rotate ${member.name}'s token? The current one stops working at once.`)) return;
+                          const answer = await api(`/members/${member.id}/rotate`, {});
+                          setSecret({ label: `New token for ${member.name}`, value: answer.token });
+                        })
+                      }
+                    >
+                      Rotate token
+                    </button>
+                    {member.id !== me.id && (
+                      <>
+                        <button
+                          type="button"
+                          onClick={() => act(async () => void (await api(`/members/${member.id}/role`, { role: member.role === 'admin' ? 'member' : 'admin' })))}
+                        >
+                          {member.role === 'admin' ? 'Make member' : 'Make admin'}
+                        </button>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() =>
+                            act(async () => {
+                              if (!confirm(`Revoke ${member.name}? Their token and sign-ins stop working at once.`)) return;
+                              await api(`/members/${member.id}/revoke`, {});
+                              setStatus(`${member.name} revoked.`);
+                            })
+                          }
+                        >
+                          Revoke
+                        </button>
+                      </>
+                    )}
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+

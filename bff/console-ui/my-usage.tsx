@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { message, PRODUCTS, Status } from './ui.tsx';
+
+/** A member's own words per product and what is left of each budget. */
+export function MyUsage() {
+  const [products, setProducts] = useState<any>(null);
+  const [status, setStatus] = useState('');
+  useEffect(() => void api('/me/usage').then((answer) => setProducts(answer.products), (failure) => setStatus(message(failure))), []);
+  return (
+    <section aria-labelledby="my-usage-heading">
+      <h2 id="my-usage-heading">Your usage</h2>
+      <Status text={status} kind="error" />
+      {products && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Words charged</th>
+              <th scope="col">Budget</th>
+              <th scope="col">Left</th>
+            </tr>
+          </thead>
+          <tbody>
+            {PRODUCTS.map((product) => (
+              <tr key={product}>
+                <th scope="row">{product}</th>
+                <td>{products[product].wordsCharged}</td>
+                <td>{products[product].budget ?? 'no limit'}</td>
+                <td>{products[product].remaining ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

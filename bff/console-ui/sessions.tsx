@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { when } from './ui.tsx';
+
+export function Sessions() {
+  const [sessions, setSessions] = useState<any[]>([]);
+  const load = () => api('/sessions').then((answer) => setSessions(answer.sessions));
+  useEffect(() => void load(), []);
+  return (
+    <section aria-labelledby="sessions-heading">
+      <h2 id="sessions-heading">Console sessions</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Address</th>
+            <th scope="col">Browser</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((session) => (
+            <tr key={session.id}>
+              <th scope="row">{session.memberName}</th>
+              <td>{when(session.createdAt)}</td>
+              <td>{when(session.lastSeenAt)}</td>
+              <td>{session.address}</td>
+              <td>{session.userAgent}</td>
+              <td>
+                {session.current ? (
+                  'this session'
+                ) : (
+                  <button type="button" onClick={() => api(`/sessions/${session.id}/revoke`, {}).then(load)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { UsageChart } from './chart.tsx';
+import { message, PRODUCTS, Status } from './ui.tsx';
+
+const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+export function Usage() {
+  const [from, setFrom] = useState(isoDay(Date.now() - 29 * 86_400_000));
+  const [to, setTo] = useState(isoDay(Date.now()));
+  const [report, setReport] = useState<any>(null);
+  const [status, setStatus] = useState('');
+  const load = () => api(`/usage?from=${from}&to=${to}`).then(setReport, (failure) => setStatus(message(failure)));
+  useEffect(() => void load(), []);
+  return (
+    <section aria-labelledby="usage-heading">
+      <h2 id="usage-heading">Usage</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setStatus('');
+          void load();
+        }}
+      >
+        <label for="from">From</label>
+        <input id="from" type="date" value={from} onInput={(event) => setFrom(event.currentTarget.value)} />
+        <label for="to">To</label>
+        <input id="to" type="date" value={to} onInput={(event) => setTo(event.currentTarget.value)} />
+        <button type="submit">Show</button>
+        <a href={`/console/api/usage.csv?from=${from}&to=${to}`} download>
+          Download CSV
+        </a>
+      </form>
+      <Status text={status} kind="error" />
+      {report && (
+        <>
+          <h3>Per day ({report.from} to {report.to})</h3>
+          <UsageChart days={report.days} />
+          <h3>Per member</h3>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Member</th>
+                {PRODUCTS.map((product) => (
+                  <th scope="col" key={product}>
+                    {product} words (budget left)
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {report.members.map((member: any) => (
+                <tr key={member.id}>
+                  <th scope="row">{member.name}</th>
+                  {PRODUCTS.map((product) => (
+                    <td key={product}>
+                      {member.words[product]}
+                      {member.remaining[product] !== undefined && ` (${member.remaining[product]} left)`}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h3>Per day</h3>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Day (UTC)</th>
+                {PRODUCTS.map((product) => (
+                  <th scope="col" key={product}>
+                    {product} words
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {report.days
+                .filter((day: any) => PRODUCTS.some((product) => day.words[product] > 0))
+                .map((day: any) => (
+                  <tr key={day.day}>
+                    <th scope="row">{day.day}</th>
+                    {PRODUCTS.map((product) => (
+                      <td key={product}>{day.words[product]}</td>
+                    ))}
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+

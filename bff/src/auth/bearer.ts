@@ -1,0 +1,81 @@
+import type { Request, RequestHandler } from 'express';
+import { authenticate, looksLikeToken } from '../members.ts';
+import type { Ledger, MemberRecord } from '../storage/ledger.ts';
+
+/** Who is calling: a member, by their member token (local clients) or an OAuth access token (hosted clients). */
+export interface Caller {
+  member: MemberRecord;
+  via: 'member_token' | 'oauth';
+  clientId?: string;
+}
+
+/** Checks OAuth access tokens; throws InvalidAccessToken with the reason a client may see. */
+export interface AccessTokenVerifier {
+  verify(token: string, resource: URL): Promise<Caller>;
+}
+
+export class InvalidAccessToken extends Error {}
+
+export interface BearerOptions {
+  ledger: Ledger;
+  /** The OAuth access token verifier; undefined when OAuth is off (member tokens only). */
+  accessTokens?: (req: Request) => AccessTokenVerifier | undefined;
+  resource(req: Request): URL;
+  /** Undefined when OAuth is off: the challenge then names no metadata. */
+  resourceMetadataUrl(req: Request): URL | undefined;
+}
+
+const quoted = (value: string) => value.replace(/["\\]/g, '');
+
+/**
+ * `Authorization: Bearer <member token | OAuth access token>`. A refusal is a 401 whose
+ * WWW-Authenticate names the protected-resource metadata (RFC 9728 section 5.1), so an MCP
+ * client can discover how to sign in; `error="invalid_token"` when a token was sent but is
+ * unknown, expired, revoked or meant for another resource (RFC 6750 section 3.1).
+ */
+export function requireCaller(options: BearerOptions): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    const token = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    let reason: string | undefined;
+    if (token !== undefined) {
+      try {
+        const caller = await identify(options, token, req);
+        if (caller) {
+          res.locals.member = caller.member;
+          res.locals.caller = caller;
+          return next();
+        }
+        reason = 'This member token is unknown or revoked. Ask your administrator for a new one.';
+      } catch (error) {
+        if (!(error instanceof InvalidAccessToken)) return next(error);
+        reason = error.message;
+      }
+    } else if (header !== undefined) {
+      reason = 'Send the token as "Authorization: Bearer <token>".';
+    }
+    const metadataUrl = options.resourceMetadataUrl(req);
+    const parameters = [
+      ...(reason === undefined ? [] : ['error="invalid_token"', `error_description="${quoted(reason)}"`]),
+      ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : []),
+    ];
+    res.set('WWW-Authenticate', parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer');
+    res.locals.errorCode = 'unauthorized';
+    res.status(401).json({
+      error: {
+        code: 'unauthorized',
+        message: reason ?? 'Sign in: send your member token as "Authorization: Bearer rl_...", or let your MCP client sign in with OAuth.',
+      },
+    });
+  };
+}
+
+async function identify(options: BearerOptions, token: string, req: Request): Promise<Caller | undefined> {
+  if (looksLikeToken(token)) {
+    const member = await authenticate(options.ledger, token);
+    return member && { member, via: 'member_token' };
+  }
+  const verifier = options.accessTokens?.(req);
+  if (!verifier) return undefined;
+  return verifier.verify(token, options.resource(req));
+}

@@ -1,0 +1,56 @@
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthStore } from '../storage/oauth-store.ts';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Why a redirect URI is refused, or undefined when it is allowed: https, or http on a loopback address (native apps, RFC 8252). */
+export function redirectUriProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${value.slice(0, 200)} is not a URL`;
+  }
+  if (url.hash) return `${url.href} must not have a fragment`;
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return `${url.href} must use https (or http on 127.0.0.1, [::1] or localhost for an app on this device)`;
+}
+
+/**
+ * Dynamic client registration (RFC 7591) into the ledger. Clients are public: they prove
+ * possession with PKCE, so no client secret is issued or stored.
+ */
+export function clientsStore(store: () => Promise<OAuthStore>): OAuthRegisteredClientsStore {
+  return {
+    async getClient(clientId) {
+      return (await (await store()).getClient(clientId)) as OAuthClientInformationFull | undefined;
+    },
+    async registerClient(client) {
+      for (const uri of client.redirect_uris) {
+        const problem = redirectUriProblem(uri);
+        if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
+      }
+      const grantTypes = client.grant_types ?? ['authorization_code', 'refresh_token'];
+      if (grantTypes.some((grant) => grant !== 'authorization_code' && grant !== 'refresh_token')) {
+        throw new InvalidClientMetadataError('grant_types may contain only authorization_code and refresh_token');
+      }
+      if (client.response_types && client.response_types.some((type) => type !== 'code')) {
+        throw new InvalidClientMetadataError('response_types may contain only code');
+      }
+      const { client_secret: _secret, client_secret_expires_at: _expires, ...rest } = client as OAuthClientInformationFull;
+      const registered: OAuthClientInformationFull = {
+        ...rest,
+        client_id: (client as OAuthClientInformationFull).client_id,
+        client_id_issued_at: (client as OAuthClientInformationFull).client_id_issued_at,
+        token_endpoint_auth_method: 'none',
+        grant_types: grantTypes,
+        response_types: ['code'],
+      };
+      await (await store()).saveClient(registered.client_id, registered as unknown as Record<string, unknown>);
+      return registered;
+    },
+  };
+}

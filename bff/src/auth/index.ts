@@ -1,0 +1,162 @@
+import express, { type Request } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import type { BffConfig } from '../config.ts';
+import type { Logger } from '../logging.ts';
+import { authenticate } from '../members.ts';
+import type { Ledger } from '../storage/ledger.ts';
+import type { OAuthStore } from '../storage/oauth-store.ts';
+import { requireCaller } from './bearer.ts';
+import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
+import { MemberAuthorizationServer } from './provider.ts';
+import { mcpResourceUrl, protectedResourceMetadataUrl, publicUrlResolver } from './public-url.ts';
+import { TokenSigner } from './tokens.ts';
+
+export interface AuthDeps {
+  config: BffConfig;
+  ledger: Ledger;
+  logger: Logger;
+}
+
+interface AuthorizationServer {
+  provider: MemberAuthorizationServer;
+  signer: () => Promise<TokenSigner>;
+  issuer: URL;
+  /** Undefined when the public URL cannot be an OAuth issuer (plain http on a non-loopback host). */
+  router: express.Router | undefined;
+}
+
+const once = <T>(make: () => Promise<T>) => {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make().catch((error) => {
+    value = undefined;
+    throw error;
+  }));
+};
+
+/**
+ * Sign-in for the MCP endpoint. `requireCaller` accepts member tokens and OAuth access
+ * tokens; `router` is the OAuth 2.1 authorization server for members (metadata, dynamic
+ * registration, authorize with consent, token, revoke) and must be mounted before the
+ * extension-origin check, since browsers and hosted clients call it. Built on the first
+ * request, when the public URL is known.
+ */
+export function createAuth({ config, ledger, logger }: AuthDeps) {
+  const publicUrl = publicUrlResolver(config);
+  const store: () => Promise<OAuthStore> = once(() => ledger.oauthStore());
+  let built: AuthorizationServer | undefined;
+
+  const build = (req: Request): AuthorizationServer => {
+    const issuer = publicUrl(req);
+    const resource = mcpResourceUrl(issuer);
+    const signer = once(async () => TokenSigner.open(await store(), issuer.href));
+    const provider = new MemberAuthorizationServer({ store, signer, resource: resource.href, ...config.oauth, logger });
+    let router: express.Router | undefined;
+    try {
+      const metadata = {
+        ...createOAuthMetadata({ provider, issuerUrl: issuer }),
+        token_endpoint_auth_methods_supported: ['none'],
+        revocation_endpoint_auth_methods_supported: ['none'],
+        authorization_response_iss_parameter_supported: true,
+      };
+      router = express.Router();
+      router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+        res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }).json(metadata);
+      });
+      router.use(
+        mcpAuthRouter({
+          provider,
+          issuerUrl: issuer,
+          resourceServerUrl: resource,
+          resourceName: 'Redline (team text analysis)',
+          // Limited in front of this router (see `limits`), where the limiters are created once.
+          authorizationOptions: { rateLimit: false },
+          tokenOptions: { rateLimit: false },
+          clientRegistrationOptions: { rateLimit: false },
+          revocationOptions: { rateLimit: false },
+        }),
+      );
+      router.post(CONSENT_PATH, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+        await answerConsent(req, res, { provider, signer, issuer, store, ledger });
+      });
+    } catch (error) {
+      logger.warn({ reason: (error as Error).message }, 'OAuth sign-in is off: set BFF_PUBLIC_URL to the https address clients use');
+      router = undefined;
+    }
+    return { provider, signer, issuer, router };
+  };
+  const server = (req: Request) => (built ??= build(req));
+
+  const router = express.Router();
+  // Per client address, as the SDK's defaults: sign-in pages, tokens, revocation, and registrations (stricter).
+  const limit = (windowMinutes: number, requests: number) =>
+    rateLimit({
+      windowMs: windowMinutes * 60_000,
+      limit: requests,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res) => void res.status(429).json({ error: 'too_many_requests', error_description: 'Too many requests from this address. Try again later.' }),
+    });
+  router.use('/authorize', limit(15, 100));
+  router.use(CONSENT_PATH, limit(15, 60));
+  router.use('/token', limit(15, 50));
+  router.use('/revoke', limit(15, 50));
+  router.use('/register', limit(60, 20));
+  router.use((req, res, next) => {
+    const oauth = server(req).router;
+    if (!oauth) return next();
+    oauth(req, res, next);
+  });
+
+  return {
+    router,
+    requireCaller: requireCaller({
+      ledger,
+      accessTokens: (req) => (server(req).router ? server(req).provider : undefined),
+      resource: (req) => mcpResourceUrl(publicUrl(req)),
+      resourceMetadataUrl: (req) => (server(req).router ? protectedResourceMetadataUrl(publicUrl(req)) : undefined),
+    }),
+    /** Revokes every OAuth grant of a member (their tokens are refused anyway once the member is revoked). */
+    revokeMemberGrants: async (memberId: string) => (await store()).revokeMemberGrants(memberId, Date.now()),
+  };
+}
+
+interface ConsentDeps {
+  provider: MemberAuthorizationServer;
+  signer: () => Promise<TokenSigner>;
+  issuer: URL;
+  store: () => Promise<OAuthStore>;
+  ledger: Ledger;
+}
+
+/** The member's decision on the consent page: a code (or access_denied) back to the client. */
+async function answerConsent(req: Request, res: express.Response, { provider, signer, issuer, store, ledger }: ConsentDeps): Promise<void> {
+  const origin = req.get('origin');
+  if (origin !== undefined && origin !== issuer.origin) {
+    return void res.status(403).type('text/plain').send('This form can only be sent from the Redline sign-in page.');
+  }
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const requestValue = typeof body.request === 'string' ? body.request : '';
+  const request = await (await signer()).readConsentRequest(requestValue);
+  const client = request && (await (await store()).getClient(request.clientId));
+  if (!request || !client) {
+    return void res.status(400).type('text/plain').send('This sign-in request has expired or is not valid. Start the sign-in again from your application.');
+  }
+  const back = new URL(request.redirectUri);
+  if (request.state !== undefined) back.searchParams.set('state', request.state);
+  back.searchParams.set('iss', issuer.href);
+  if (body.decision !== 'approve') {
+    back.searchParams.set('error', 'access_denied');
+    back.searchParams.set('error_description', 'The member declined the sign-in.');
+    return void res.redirect(302, back.href);
+  }
+  const token = typeof body.member_token === 'string' ? body.member_token.trim() : '';
+  const member = token ? await authenticate(ledger, token) : undefined;
+  if (!member) {
+    const error = token ? 'That member token is unknown or revoked. Check it, or ask your administrator for a new one.' : 'Enter your member token to approve.';
+    return renderConsentPage(res, { client, redirectUri: request.redirectUri, request: requestValue, error }, 401);
+  }
+  const code = await provider.issueCode(request, member.id);
+  back.searchParams.set('code', code);
+  res.redirect(302, back.href);
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { Response } from 'express';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Logger } from '../logging.ts';
+import type { OAuthStore } from '../storage/oauth-store.ts';
+import type { AccessTokenVerifier, Caller } from './bearer.ts';
+import { InvalidAccessToken } from './bearer.ts';
+import { clientsStore } from './clients.ts';
+import { renderConsentPage } from './consent-page.ts';
+import { AccessTokenRefused, TokenSigner, randomToken, tokenHash } from './tokens.ts';
+
+export interface ProviderOptions {
+  store: () => Promise<OAuthStore>;
+  signer: () => Promise<TokenSigner>;
+  /** The MCP endpoint's URL: the one resource tokens are issued for. */
+  resource: string;
+  accessTokenSeconds: number;
+  refreshTokenDays: number;
+  logger: Logger;
+}
+
+const CODE_SECONDS = 60;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The BFF's OAuth 2.1 authorization server for its members, plugged into the MCP SDK's
+ * handlers (which parse requests, check PKCE S256 and answer OAuth errors). Here: binding to
+ * the one resource (RFC 8707), the consent page, single-use codes, short-lived JWT access
+ * tokens, rotating refresh tokens (a replayed one revokes its grant) and revocation. A grant
+ * is only as alive as its member: revoking a member refuses all of its tokens at once.
+ */
+export class MemberAuthorizationServer implements OAuthServerProvider, AccessTokenVerifier {
+  readonly clientsStore;
+
+  constructor(private readonly options: ProviderOptions) {
+    this.clientsStore = clientsStore(options.store);
+  }
+
+  /** Binds the request to this BFF's MCP URL, then shows the consent page. */
+  async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
+    const resource = this.#checkResource(params.resource?.href);
+    const request = await (await this.options.signer()).consentRequest({
+      clientId: client.client_id,
+      redirectUri: params.redirectUri,
+      codeChallenge: params.codeChallenge,
+      state: params.state,
+      scopes: params.scopes ?? [],
+      resource,
+    });
+    renderConsentPage(res, { client, redirectUri: params.redirectUri, request });
+  }
+
+  /** Issues a code once a member approved on the consent page. */
+  async issueCode(request: { clientId: string; redirectUri: string; codeChallenge: string; scopes: string[]; resource: string }, memberId: string): Promise<string> {
+    const code = randomToken();
+    await (await this.options.store()).saveCode({
+      codeHash: tokenHash(code),
+      clientId: request.clientId,
+      memberId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      resource: request.resource,
+      scopes: request.scopes,
+      expiresAt: Date.now() + CODE_SECONDS * 1000,
+    });
+    return code;
+  }
+
+  async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
+    const stored = await (await this.options.store()).findCode(tokenHash(code));
+    if (!stored || stored.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
+    return stored.codeChallenge;
+  }
+
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _codeVerifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    const store = await this.options.store();
+    const now = Date.now();
+    const stored = await store.findCode(tokenHash(code));
+    if (!stored || stored.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
+    if (stored.usedAt !== null) {
+      // A code presented twice may have been stolen: whatever it was exchanged for is revoked.
+      if (stored.grantId) await store.revokeGrant(stored.grantId, now);
+      this.options.logger.warn({ clientId: client.client_id, member: stored.memberId }, 'authorization code reused; grant revoked');
+      throw new InvalidGrantError('The authorization code was already used');
+    }
+    if (stored.expiresAt <= now) throw new InvalidGrantError('The authorization code has expired');
+    if (redirectUri !== undefined && redirectUri !== stored.redirectUri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
+    if (resource !== undefined && this.#checkResource(resource.href) !== stored.resource) throw new InvalidTargetError('resource does not match the authorization request');
+    if (!(await store.activeMember(stored.memberId))) throw new InvalidGrantError('The member who approved this sign-in was revoked');
+
+    const grant = { id: randomUUID(), clientId: client.client_id, memberId: stored.memberId, resource: stored.resource, scopes: stored.scopes, createdAt: now };
+    const refreshToken = randomToken();
+    const exchanged = await store.exchangeCode(stored.codeHash, grant, { tokenHash: tokenHash(refreshToken), grantId: grant.id, expiresAt: this.#refreshExpiry(now) }, now);
+    if (!exchanged) throw new InvalidGrantError('The authorization code was already used or has expired');
+    this.options.logger.info({ clientId: client.client_id, member: stored.memberId, grant: grant.id }, 'oauth grant issued');
+    return this.#tokens(grant, refreshToken);
+  }
+
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+    const store = await this.options.store();
+    const now = Date.now();
+    const owner = await store.grantOfRefreshToken(tokenHash(refreshToken));
+    if (!owner || owner.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
+    if (resource !== undefined && this.#checkResource(resource.href) !== owner.resource) throw new InvalidTargetError('resource does not match the grant');
+    const next = randomToken();
+    const rotation = await store.rotateRefreshToken(tokenHash(refreshToken), { tokenHash: tokenHash(next), expiresAt: this.#refreshExpiry(now) }, now);
+    if (rotation.kind === 'reused') {
+      this.options.logger.warn({ clientId: client.client_id, member: rotation.grant.memberId, grant: rotation.grant.id }, 'refresh token reused; grant revoked');
+      throw new InvalidGrantError('The refresh token was already used; sign in again');
+    }
+    if (rotation.kind === 'invalid') throw new InvalidGrantError('The refresh token has expired or was revoked; sign in again');
+    if (!(await store.activeMember(rotation.grant.memberId))) throw new InvalidGrantError('The member was revoked');
+    return this.#tokens(rotation.grant, next);
+  }
+
+  /** For the SDK's interface; the MCP endpoint uses verify(), which also checks the audience. */
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    try {
+      const caller = await this.verify(token, new URL(this.options.resource));
+      return { token, clientId: caller.clientId!, scopes: [], resource: new URL(this.options.resource), expiresAt: undefined, extra: { memberId: caller.member.id } };
+    } catch (error) {
+      throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
+    }
+  }
+
+  async verify(token: string, resource: URL): Promise<Caller> {
+    let claims;
+    try {
+      claims = await (await this.options.signer()).verifyAccessToken(token, resource.href);
+    } catch (error) {
+      if (error instanceof AccessTokenRefused) throw new InvalidAccessToken(error.message);
+      throw error;
+    }
+    const store = await this.options.store();
+    const grant = await store.grant(claims.grantId);
+    if (!grant || grant.revokedAt !== null) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
+    const member = await store.activeMember(grant.memberId);
+    if (!member) throw new InvalidAccessToken('The member was revoked. Ask your administrator.');
+    return { member, via: 'oauth', clientId: grant.clientId };
+  }
+
+  /** Revoking either token ends the whole grant (RFC 7009 section 2.1 allows it; a client that signs out means all of it). */
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    const store = await this.options.store();
+    let grant = request.token_type_hint === 'access_token' ? undefined : await store.grantOfRefreshToken(tokenHash(request.token));
+    if (!grant) {
+      const claims = await (await this.options.signer()).verifyAccessToken(request.token, undefined, { ignoreExpiry: true }).catch(() => undefined);
+      grant = claims && (await store.grant(claims.grantId));
+    }
+    // Unknown tokens and other clients' tokens: answered the same, changing nothing (RFC 7009).
+    if (!grant || grant.clientId !== client.client_id) return;
+    await store.revokeGrant(grant.id, Date.now());
+    this.options.logger.info({ clientId: client.client_id, member: grant.memberId, grant: grant.id }, 'oauth grant revoked');
+  }
+
+  async #tokens(grant: { id: string; clientId: string; memberId: string; resource: string; scopes: string[] }, refreshToken: string): Promise<OAuthTokens> {
+    const { token, expiresAt } = await (await this.options.signer()).accessToken(
+      { memberId: grant.memberId, clientId: grant.clientId, grantId: grant.id, scopes: grant.scopes, resource: grant.resource },
+      this.options.accessTokenSeconds,
+    );
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: expiresAt - Math.floor(Date.now() / 1000),
+      refresh_token: refreshToken,
+      ...(grant.scopes.length > 0 ? { scope: grant.scopes.join(' ') } : {}),
+    };
+  }
+
+  #refreshExpiry(now: number): number {
+    return now + this.options.refreshTokenDays * DAY_MS;
+  }
+
+  /** RFC 8707: the one resource this server issues tokens for; absent means this one. */
+  #checkResource(requested: string | undefined): string {
+    if (requested === undefined) return this.options.resource;
+    const comparable = (value: string) => value.replace(/#.*$/, '').replace(/\/$/, '');
+    if (comparable(requested) !== comparable(this.options.resource)) {
+      throw new InvalidTargetError(`This server issues tokens only for ${this.options.resource}`);
+    }
+    return this.options.resource;
+  }
+}

@@ -1,0 +1,43 @@
+import type { NextFunction, Request, Response } from 'express';
+import { LedgerUnavailableError } from '../storage/faults.ts';
+
+/** The console's own error codes: its API is not part of the /v1 contract. */
+export type ConsoleErrorCode =
+  | 'no_session'
+  | 'session_expired'
+  | 'csrf_refused'
+  | 'forbidden'
+  | 'invalid_request'
+  | 'invalid_sign_in'
+  | 'not_found'
+  | 'ledger_unavailable'
+  | 'internal_error';
+
+export class ConsoleError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ConsoleErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers the console's errors as `{ error: { code, message } }`; never echoes what was sent. */
+export function consoleErrorHandler(onUnexpected: (error: unknown) => void) {
+  return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (error instanceof ConsoleError) return void res.status(error.status).json({ error: { code: error.code, message: error.message } });
+    if (error instanceof LedgerUnavailableError) {
+      return void res.status(503).set('Retry-After', '5').json({ error: { code: 'ledger_unavailable', message: 'The database is unavailable. Try again shortly.' } });
+    }
+    if ((error as { type?: string })?.type === 'entity.parse.failed') {
+      return void res.status(400).json({ error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });
+    }
+    const status = (error as { status?: number })?.status;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return void res.status(400).json({ error: { code: 'invalid_request', message: 'The request body could not be read: send JSON of at most 16 kB.' } });
+    }
+    onUnexpected(error);
+    res.status(500).json({ error: { code: 'internal_error', message: 'Something went wrong in the console. Try again.' } });
+  };
+}

@@ -1,0 +1,292 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { PRODUCTS } from '@redline/shared';
+import type { BffConfig } from '../config.ts';
+import { describeError, type Logger } from '../logging.ts';
+import { announceMembersChanged } from '../member-events.ts';
+import { authenticate, createMember, revokeMember, rotateMemberToken } from '../members.ts';
+import { ROLES, type Budgets, type Ledger, type MemberRecord } from '../storage/ledger.ts';
+import { ConsoleError, consoleErrorHandler } from './errors.ts';
+import { createSignInLink } from './links.ts';
+import {
+  checkCsrfToken,
+  checkOrigin,
+  clearSessionCookie,
+  consoleOrigin,
+  csrfTokenOf,
+  currentSession,
+  hashSecret,
+  SESSION_IDLE_MS,
+  startSession,
+  type Clock,
+  type ConsoleSession,
+} from './sessions.ts';
+import { usageCsv, usageReport } from './usage.ts';
+
+export interface ConsoleDeps {
+  config: BffConfig;
+  ledger: Ledger;
+  logger: Logger;
+  clock: Clock;
+  /** The built page (npm run build:console). */
+  staticDir?: string;
+}
+
+const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+
+const Budget = z.number().int().min(0).max(1_000_000_000).nullable().optional();
+const BudgetsBody = z.object({ detector: Budget, humanizer: Budget, plagiarism: Budget }).strict();
+const NewMemberBody = z.object({ name: z.string(), role: z.enum(ROLES).default('member'), budgets: BudgetsBody.default({}) }).strict();
+const RoleBody = z.object({ role: z.enum(ROLES) }).strict();
+const TokenBody = z.object({ token: z.string().max(200) }).strict();
+const LinkBody = z.object({ code: z.string().max(200) }).strict();
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConsoleError(400, 'invalid_request', `${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+const toBudgets = (body: z.infer<typeof BudgetsBody>): Budgets =>
+  Object.fromEntries(PRODUCTS.flatMap((product) => (typeof body[product] === 'number' ? [[product, body[product]]] : []))) as Budgets;
+
+const publicMember = (member: MemberRecord) => ({ id: member.id, name: member.name, role: member.role });
+
+type Locals = { console?: ConsoleSession };
+const sessionOf = (res: Response) => (res.locals as Locals).console!;
+
+/**
+ * The team console at /console: a static Preact page and its JSON API. It authenticates with a
+ * session cookie (never a bearer token), refuses cross-site writes, and works through the
+ * ledger's interfaces and members.ts only; it never calls the upstream.
+ */
+export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAULT_STATIC_DIR }: ConsoleDeps): express.Router {
+  const router = express.Router();
+  const store = () => ledger.consoleStore();
+  const publicUrl = config.publicUrl;
+
+  const audit = async (req: Request, actor: MemberRecord | null, action: string, target: string | null, detail: Record<string, unknown> = {}) =>
+    (await store()).audit({ at: clock.now(), actorId: actor?.id ?? null, actorName: actor?.name ?? null, action, target, detail, address: req.socket.remoteAddress ?? '' });
+
+  router.use('/console', (_req, res, next) => {
+    res.set({
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    });
+    next();
+  });
+
+  /** Words charged per product, with the budget and what is left of it (charged and still-reserved words count). */
+  const productUsage = async (member: MemberRecord) => {
+    const [charged, counted] = await Promise.all([ledger.wordsCharged(member.id), ledger.budgetUsage(member.id)]);
+    return Object.fromEntries(
+      PRODUCTS.map((product) => {
+        const budget = member.budgets[product];
+        return [product, { wordsCharged: charged[product], ...(budget === undefined ? {} : { budget, remaining: Math.max(0, budget - counted[product]) }) }];
+      }),
+    );
+  };
+
+  const api = express.Router();
+  api.use(express.json({ limit: '16kb' }));
+
+  // Signing in: no session yet, so only the origin is checked (no logging in a victim as someone else).
+  api.post('/sign-in', async (req, res) => {
+    checkOrigin(req, publicUrl);
+    const { token } = parse(TokenBody, req.body);
+    const member = await authenticate(ledger, token.trim());
+    if (!member) {
+      await audit(req, null, 'sign_in_refused', null, { method: 'token' });
+      throw new ConsoleError(401, 'invalid_sign_in', 'This token is unknown or revoked. Paste the whole token (it starts with rl_).');
+    }
+    const { csrfToken } = await startSession(await store(), member, req, res, clock, publicUrl);
+    await audit(req, member, 'sign_in', member.id, { method: 'token' });
+    res.json({ member: publicMember(member), csrfToken });
+  });
+
+  api.post('/sign-in/link', async (req, res) => {
+    checkOrigin(req, publicUrl);
+    const { code } = parse(LinkBody, req.body);
+    const consoleStore = await store();
+    const link = await consoleStore.consumeLink(hashSecret(code), clock.now());
+    const member = link && (await consoleStore.member(link.memberId));
+    if (!member || member.revokedAt) {
+      await audit(req, null, 'sign_in_refused', null, { method: 'link' });
+      throw new ConsoleError(401, 'invalid_sign_in', 'This sign-in link was already used, has expired or is unknown. Ask an administrator for a new one.');
+    }
+    const { csrfToken } = await startSession(consoleStore, member, req, res, clock, publicUrl);
+    await audit(req, member, 'sign_in', member.id, { method: 'link' });
+    res.json({ member: publicMember(member), csrfToken });
+  });
+
+  // Everything below needs a session; writes need the CSRF token too.
+  api.use(async (req, res, next) => {
+    const session = await currentSession(await store(), req, clock);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      checkOrigin(req, publicUrl);
+      checkCsrfToken(req, session.secret);
+    }
+    (res.locals as Locals).console = session;
+    next();
+  });
+
+  api.get('/session', (_req, res) => {
+    const { session, member, secret } = sessionOf(res);
+    res.json({ member: publicMember(member), csrfToken: csrfTokenOf(secret), expiresAt: session.expiresAt, idleMinutes: SESSION_IDLE_MS / 60_000 });
+  });
+
+  // A member's own words and budgets (every role).
+  api.get('/me/usage', async (_req, res) => {
+    const { member } = sessionOf(res);
+    res.json({ products: await productUsage(member) });
+  });
+
+  api.post('/sign-out', async (req, res) => {
+    const { session, member } = sessionOf(res);
+    await (await store()).revokeSession(session.id, clock.now());
+    clearSessionCookie(req, res, publicUrl);
+    await audit(req, member, 'sign_out', session.id);
+    res.json({ signedOut: true });
+  });
+
+  // Administration: admins only.
+  const admin = express.Router();
+  admin.use((_req, res, next) => {
+    if (sessionOf(res).member.role !== 'admin') throw new ConsoleError(403, 'forbidden', 'Only administrators can do this. Ask an administrator to make you one.');
+    next();
+  });
+
+  const actor = (res: Response) => sessionOf(res).member;
+  const announce = async () => {
+    if (config.databaseUrl) await announceMembersChanged(config.databaseUrl);
+  };
+  const activeMember = async (id: string) => {
+    const member = await (await store()).member(id);
+    if (!member || member.revokedAt) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
+    return member;
+  };
+
+  admin.get('/members', async (_req, res) => {
+    const [members, lastUsed] = await Promise.all([ledger.listMembers(), (await store()).lastUsed()]);
+    const rows = await Promise.all(
+      members.map(async (member) => ({
+        ...publicMember(member),
+        tokenPrefix: member.tokenPrefix,
+        createdAt: member.createdAt,
+        revokedAt: member.revokedAt,
+        lastUsedAt: lastUsed.get(member.id) ?? null,
+        products: await productUsage(member),
+      })),
+    );
+    res.json({ members: rows });
+  });
+
+  admin.post('/members', async (req, res) => {
+    const body = parse(NewMemberBody, req.body);
+    const created = await createMember(ledger, body.name, toBudgets(body.budgets)).catch((error: Error) => {
+      throw new ConsoleError(400, 'invalid_request', error.message);
+    });
+    if (body.role !== 'member') await (await store()).setRole(created.member.id, body.role);
+    await audit(req, actor(res), 'member_added', created.member.id, { name: created.member.name, role: body.role, budgets: toBudgets(body.budgets) });
+    res.status(201).json({ member: { ...publicMember(created.member), role: body.role }, token: created.token });
+  });
+
+  admin.post('/members/:id/budgets', async (req, res) => {
+    const budgets = toBudgets(parse(BudgetsBody, req.body));
+    await activeMember(req.params.id!);
+    if (!(await (await store()).setBudgets(req.params.id!, budgets))) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
+    await announce();
+    await audit(req, actor(res), 'budgets_changed', req.params.id!, { budgets });
+    res.json({ budgets });
+  });
+
+  admin.post('/members/:id/role', async (req, res) => {
+    const { role } = parse(RoleBody, req.body);
+    if (req.params.id === actor(res).id) throw new ConsoleError(400, 'invalid_request', 'You cannot change your own role; ask another administrator.');
+    await activeMember(req.params.id!);
+    await (await store()).setRole(req.params.id!, role);
+    await audit(req, actor(res), 'role_changed', req.params.id!, { role });
+    res.json({ role });
+  });
+
+  admin.post('/members/:id/revoke', async (req, res) => {
+    if (req.params.id === actor(res).id) throw new ConsoleError(400, 'invalid_request', 'You cannot revoke yourself; ask another administrator.');
+    const member = await activeMember(req.params.id!);
+    // The token stops working on every instance (LISTEN/NOTIFY), then its MCP grants and console sessions.
+    await revokeMember(ledger, member.id, config.databaseUrl);
+    const now = clock.now();
+    const grants = await (await ledger.oauthStore()).revokeMemberGrants(member.id, now);
+    const sessions = await (await store()).revokeMemberSessions(member.id, now);
+    await audit(req, actor(res), 'member_revoked', member.id, { name: member.name, grants, sessions });
+    res.json({ revoked: true, grants, sessions });
+  });
+
+  admin.post('/members/:id/rotate', async (req, res) => {
+    const member = await activeMember(req.params.id!);
+    const token = await rotateMemberToken(ledger, member.id, config.databaseUrl);
+    if (!token) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
+    await audit(req, actor(res), 'token_rotated', member.id, { name: member.name });
+    res.json({ token });
+  });
+
+  admin.post('/members/:id/link', async (req, res) => {
+    const member = await activeMember(req.params.id!);
+    const link = await createSignInLink(await store(), member.id, actor(res).id, consoleOrigin(req, publicUrl), clock.now());
+    await audit(req, actor(res), 'sign_in_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
+    res.status(201).json(link);
+  });
+
+  admin.get('/sessions', async (_req, res) => {
+    const now = clock.now();
+    const [sessions, members] = await Promise.all([(await store()).listSessions(now), ledger.listMembers()]);
+    const names = new Map(members.map((member) => [member.id, member.name]));
+    const current = sessionOf(res).session.id;
+    res.json({
+      sessions: sessions
+        .filter((session) => now - session.lastSeenAt < SESSION_IDLE_MS)
+        .map(({ secretHash: _secret, ...session }) => ({ ...session, memberName: names.get(session.memberId) ?? session.memberId, current: session.id === current })),
+    });
+  });
+
+  admin.post('/sessions/:id/revoke', async (req, res) => {
+    if (!(await (await store()).revokeSession(req.params.id!, clock.now()))) throw new ConsoleError(404, 'not_found', 'There is no open session with this id.');
+    await audit(req, actor(res), 'session_revoked', req.params.id!);
+    res.json({ revoked: true });
+  });
+
+  admin.get('/audit', async (_req, res) => {
+    res.json({ entries: await (await store()).auditLog(200) });
+  });
+
+  admin.get('/usage', async (req, res) => {
+    res.json(await usageReport(ledger, await store(), req.query, clock.now()));
+  });
+
+  admin.get('/usage.csv', async (req, res) => {
+    const report = await usageReport(ledger, await store(), req.query, clock.now());
+    res.type('text/csv').set('Content-Disposition', `attachment; filename="redline-usage-${report.from}-to-${report.to}.csv"`).send(usageCsv(report));
+  });
+
+  api.use(admin);
+  api.use((_req, _res, next: NextFunction) => next(new ConsoleError(404, 'not_found', 'No such console endpoint.')));
+  api.use(consoleErrorHandler((error) => logger.error({ error: describeError(error) }, 'console: unexpected error')));
+  router.use('/console/api', api);
+
+  // The page's relative asset URLs need the trailing slash (Express also matches /console/ here).
+  router.get('/console', (req, res, next) => (req.originalUrl.split('?')[0] === '/console' ? res.redirect(301, '/console/') : next()));
+  if (existsSync(staticDir)) {
+    router.use('/console', express.static(staticDir, { index: 'index.html', redirect: false }));
+  } else {
+    router.get('/console/', (_req, res) => {
+      res.status(503).type('text/plain').send('The console page is not built. Run: npm run build:console');
+    });
+  }
+  return router;
+}

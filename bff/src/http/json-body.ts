@@ -1,0 +1,98 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { NextFunction, Request, Response } from 'express';
+import { HttpError } from '../errors.ts';
+
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+const tooLarge = () => HttpError.of(413, 'body_too_large', 'The request body is too large. Send a shorter text.');
+const malformed = () => HttpError.of(400, 'malformed_json', 'The request body is not valid JSON. Check quotes, commas and escapes.');
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+/** application/json or application/<anything>+json, parameters aside. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+const notJson = () => HttpError.of(415, 'unsupported_content_type', 'Send the request body as JSON with "Content-Type: application/json".');
+
+/**
+ * Reads a JSON request body with a byte limit (after decompression) and parses it once.
+ * A leaner stand-in for express.json on the /v1 routes: the same limits and answers, without
+ * its per-request content negotiation machinery.
+ */
+export function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) return Promise.reject(notJson());
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
+  const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return Promise.reject(HttpError.of(415, 'unsupported_content_type', 'Send the body as UTF-8 JSON.'));
+  }
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  let source: Readable = req;
+  if (encoding !== 'identity') {
+    const decoder = DECODERS[encoding];
+    if (!decoder) {
+      return Promise.reject(HttpError.of(415, 'unsupported_content_encoding', `Content-Encoding "${encoding.slice(0, 20)}" is not supported: send the body uncompressed, or with gzip, deflate or br.`));
+    }
+    source = req.pipe(decoder()) as unknown as Readable;
+  }
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error: HttpError | undefined, body?: unknown) => {
+      if (done) return;
+      done = true;
+      source.removeAllListeners('data');
+      req.removeListener('error', cutOff);
+      if (source !== req) {
+        req.unpipe();
+        source.destroy();
+      }
+      if (error) {
+        // Whatever is left of the body is read and dropped by node:http after the answer.
+        req.resume();
+        reject(error);
+      } else {
+        resolve(body);
+      }
+    };
+    source.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return finish(tooLarge());
+      chunks.push(chunk);
+    });
+    source.on('end', () => {
+      if (size === 0) return finish(undefined, {});
+      try {
+        finish(undefined, JSON.parse(Buffer.concat(chunks, size).toString('utf8')));
+      } catch {
+        finish(malformed());
+      }
+    });
+    const cutOff = () => finish(HttpError.of(400, 'incomplete_body', 'The request body was cut off before it was complete. Send the whole body.'));
+    req.once('error', cutOff);
+    if (source !== req) {
+      source.on('error', () =>
+        finish(HttpError.of(400, 'invalid_content_encoding', `The request body is not valid ${encoding} data, as its Content-Encoding says, or is cut off. Send it whole, or uncompressed without Content-Encoding.`)),
+      );
+    }
+  });
+}
+
+/** Middleware: the parsed JSON body of a POST in `req.body`; 415 for anything but JSON. */
+export function jsonBody(limit: number) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (req.method !== 'POST') return next();
+    readJsonBody(req, limit).then((body) => {
+      req.body = body;
+      next();
+    }, next);
+  };
+}

@@ -1,0 +1,112 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { HttpError } from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import type { Metrics } from '../metrics.ts';
+
+export interface RateLimitOptions {
+  requests: number;
+  windowMs: number;
+  /** Shared counters for several instances; per-instance counters when absent. */
+  redisUrl?: string;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Requests per member per fixed window. */
+export interface MemberRateLimiter {
+  /** Counts one request of the member: 0 when it may go on, else the seconds to wait. */
+  take(memberId: string): Promise<number>;
+  /** Resolves once the shared store answers, or after a short wait if it does not (startup). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Counts one request (a /v1 call or an MCP tool call) of the member; refuses it over the limit. */
+export async function takeRequest(limiter: MemberRateLimiter, memberId: string): Promise<void> {
+  const retryAfterSeconds = await limiter.take(memberId);
+  if (retryAfterSeconds > 0) {
+    throw HttpError.of(429, 'rate_limited', `Too many requests from your token. Try again in ${retryAfterSeconds} seconds.`, { retryAfterSeconds });
+  }
+}
+
+const STORE_WARNING_INTERVAL_MS = 10_000;
+const STARTUP_WAIT_MS = 2_000;
+
+/**
+ * Per-member request limits. With Redis every instance counts in the same atomic counter
+ * (rate-limiter-flexible's Lua INCR + expiry), so the limit holds across instances. If
+ * Redis cannot answer, requests are not refused for it: each instance falls back to its
+ * own in-memory counter with the same limit, logs a warning (at most every 10 s) and counts
+ * the fallback in `bff_rate_limit_store_errors_total`. A limit that briefly holds per
+ * instance is a smaller harm than an outage of every member's checks.
+ */
+export function createMemberRateLimiter({ requests, windowMs, redisUrl, logger, metrics }: RateLimitOptions): MemberRateLimiter {
+  const duration = Math.max(1, Math.round(windowMs / 1000));
+  const local = new RateLimiterMemory({ points: requests, duration, keyPrefix: 'member' });
+  const redis = redisUrl
+    ? new Redis(redisUrl, {
+        // Fail fast rather than queue when Redis is away: the request falls back to local counting.
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: 250,
+        connectTimeout: 2_000,
+        lazyConnect: false,
+      })
+    : undefined;
+  let lastWarning = 0;
+  const warn = (reason: string) => {
+    metrics.rateLimitStoreErrors.inc();
+    if (Date.now() - lastWarning < STORE_WARNING_INTERVAL_MS) return;
+    lastWarning = Date.now();
+    logger.warn({ reason }, 'rate-limit store (Redis) unavailable: counting per instance until it is back');
+  };
+  redis?.on('error', (error: Error) => warn((error as NodeJS.ErrnoException).code ?? error.name));
+  const shared: RateLimiterAbstract | undefined = redis
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        points: requests,
+        duration,
+        keyPrefix: 'redline:member-rate',
+        rejectIfRedisNotReady: true,
+        // Once a member is over the limit, this instance refuses it until the window ends without asking Redis.
+        inMemoryBlockOnConsumed: requests + 1,
+      })
+    : undefined;
+
+  const secondsToWait = (rejection: RateLimiterRes) => Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+  const consume = async (limiter: RateLimiterAbstract, memberId: string) => {
+    try {
+      await limiter.consume(memberId);
+      return 0;
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return secondsToWait(rejection);
+      throw rejection;
+    }
+  };
+
+  return {
+    async take(memberId) {
+      if (!shared) return consume(local, memberId);
+      try {
+        return await consume(shared, memberId);
+      } catch (error) {
+        warn((error as Error).message);
+        return consume(local, memberId);
+      }
+    },
+    ready() {
+      if (!redis || redis.status === 'ready') return Promise.resolve();
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, STARTUP_WAIT_MS);
+        redis.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

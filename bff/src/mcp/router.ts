@@ -1,0 +1,105 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { BffConfig } from '../config.ts';
+import { HttpError } from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import { takeRequest, type MemberRateLimiter } from '../http/rate-limit.ts';
+import type { OperationEngine } from '../operations/engine.ts';
+import type { Caller } from '../auth/bearer.ts';
+import { errorSummary } from './summaries.ts';
+import { TOOLS, type ToolDefinition } from './tools.ts';
+
+export interface McpRouterOptions {
+  config: Pick<BffConfig, 'maxDocumentCharacters' | 'maxBodyBytes'>;
+  engine: OperationEngine;
+  logger: Logger;
+  version: string;
+  /** The member rate limit of /v1: a tool call counts as one request. */
+  rateLimiter: MemberRateLimiter;
+  /** Authenticates the caller and sets `res.locals.caller` (auth/bearer.ts). */
+  requireCaller: express.RequestHandler;
+}
+
+export const MCP_PATH = '/mcp';
+
+const INTERNAL = () => HttpError.of(500, 'internal_error', 'Something went wrong in the BFF. Try again; if it persists, tell your administrator.');
+
+/**
+ * The team's MCP server at `POST /mcp`: stateless streamable HTTP (a fresh SDK server per
+ * request, JSON responses), the tools in ./tools.ts. Every tool call is one operation through
+ * the engine, so budgets, usage, the ledger and exactly-once forwarding are those of `/v1`.
+ * BFF errors come back as tool errors (`isError`) with the BFF's code and message; JSON-RPC
+ * errors are left to the SDK for protocol faults.
+ */
+export function mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller }: McpRouterOptions): express.Router {
+  const router = express.Router();
+  const runTool = async (tool: ToolDefinition, caller: Caller, args: Record<string, unknown>): Promise<CallToolResult> => {
+    try {
+      await takeRequest(rateLimiter, caller.member.id);
+      const outcome = await engine.run(caller.member, tool.toInput(args, config.maxDocumentCharacters));
+      logger.info({ tool: tool.name, member: caller.member.id, via: caller.via, operationId: outcome.operationId, replayed: outcome.replayed }, 'mcp tool call');
+      return {
+        content: [
+          { type: 'text', text: tool.summarize(outcome) },
+          { type: 'text', text: JSON.stringify(outcome) },
+        ],
+        structuredContent: outcome as unknown as Record<string, unknown>,
+      };
+    } catch (error) {
+      const httpError = error instanceof HttpError ? error : INTERNAL();
+      if (!(error instanceof HttpError)) logger.error({ tool: tool.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'unexpected error in an MCP tool');
+      logger.info({ tool: tool.name, member: caller.member.id, via: caller.via, code: httpError.body.code }, 'mcp tool call failed');
+      return {
+        isError: true,
+        content: [
+          { type: 'text', text: errorSummary(httpError.body) },
+          { type: 'text', text: JSON.stringify({ error: httpError.body }) },
+        ],
+      };
+    }
+  };
+
+  const serverFor = (caller: Caller) => {
+    const server = new McpServer(
+      { name: 'redline', title: 'Redline (team text analysis)', version },
+      { instructions: 'AI-writing detection, humanizing and source checks for your team. Give every deliberate call a new idempotency_key and reuse it only to retry the same call.' },
+    );
+    for (const tool of TOOLS) {
+      server.registerTool(
+        tool.name,
+        { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema.shape, annotations: { openWorldHint: true, destructiveHint: false, idempotentHint: true } },
+        (args: Record<string, unknown>) => runTool(tool, caller, args),
+      );
+    }
+    return server;
+  };
+
+  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes }), async (req: Request, res: Response) => {
+    const server = serverFor(res.locals.caller as Caller);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+
+  router.all(MCP_PATH, (_req, res) => {
+    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'This MCP endpoint is stateless: send each JSON-RPC message as a POST.' } });
+  });
+
+  router.use((error: Error & { type?: string }, _req: Request, res: Response, next: NextFunction) => {
+    if (error.type === 'entity.too.large') {
+      return void res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'The request body is too large. Send a shorter text.' } });
+    }
+    if (error.type === 'entity.parse.failed') {
+      return void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });
+    }
+    next(error);
+  });
+
+  return router;
+}

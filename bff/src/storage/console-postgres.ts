@@ -1,0 +1,164 @@
+import type pg from 'pg';
+import type { Product } from '@redline/shared';
+import { toAudit, toSession, type AuditRow, type SessionRow } from './console-rows.ts';
+import type { AuditEntry, ConsoleStore, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UsageRow } from './console-store.ts';
+import type { Budgets, MemberRecord, Role } from './ledger.ts';
+import { toMember, type MemberRow } from './rows.ts';
+
+/** The console's tables, versioned on their own (table console_schema) in the ledger's schema. */
+const CONSOLE_MIGRATIONS = [
+  `CREATE TABLE console_sessions (
+     id TEXT PRIMARY KEY,
+     secret_hash TEXT NOT NULL UNIQUE,
+     member_id TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     last_seen_at BIGINT NOT NULL,
+     revoked_at BIGINT,
+     address TEXT NOT NULL,
+     user_agent TEXT NOT NULL
+   );
+   CREATE INDEX console_sessions_member ON console_sessions (member_id);
+   CREATE TABLE console_links (
+     code_hash TEXT PRIMARY KEY,
+     member_id TEXT NOT NULL,
+     purpose TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     used_at BIGINT
+   );
+   CREATE TABLE console_audit (
+     seq BIGSERIAL PRIMARY KEY,
+     at BIGINT NOT NULL,
+     actor_id TEXT,
+     actor_name TEXT,
+     action TEXT NOT NULL,
+     target TEXT,
+     detail TEXT NOT NULL,
+     address TEXT NOT NULL
+   );`,
+];
+
+/** Serialises console migrations between instances starting together ("rcon"). */
+const CONSOLE_MIGRATION_LOCK = 0x72636f6e;
+
+export class PostgresConsoleStore implements ConsoleStore {
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(pool: pg.Pool): Promise<PostgresConsoleStore> {
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [CONSOLE_MIGRATION_LOCK]);
+      await client.query('CREATE TABLE IF NOT EXISTS console_schema (version INTEGER NOT NULL)');
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM console_schema');
+      let version = rows[0]?.version ?? 0;
+      if (rows.length === 0) await client.query('INSERT INTO console_schema (version) VALUES (0)');
+      for (; version < CONSOLE_MIGRATIONS.length; version++) {
+        await client.query('BEGIN');
+        await client.query(CONSOLE_MIGRATIONS[version]!);
+        await client.query('UPDATE console_schema SET version = $1', [version + 1]);
+        await client.query('COMMIT');
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [CONSOLE_MIGRATION_LOCK]).catch(() => {});
+      client.release();
+    }
+    return new PostgresConsoleStore(pool);
+  }
+
+  async #changed(sql: string, values: unknown[]): Promise<number> {
+    return (await this.pool.query(sql, values)).rowCount ?? 0;
+  }
+
+  async setRole(memberId: string, role: Role): Promise<boolean> {
+    return (await this.#changed('UPDATE members SET role = $1 WHERE id = $2 AND revoked_at IS NULL', [role, memberId])) > 0;
+  }
+
+  async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
+    return (await this.#changed('UPDATE members SET budgets = $1 WHERE id = $2 AND revoked_at IS NULL', [JSON.stringify(budgets), memberId])) > 0;
+  }
+
+  async rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean> {
+    return (await this.#changed('UPDATE members SET token_hash = $1, token_prefix = $2 WHERE id = $3 AND revoked_at IS NULL', [tokenHash, tokenPrefix, memberId])) > 0;
+  }
+
+  async member(memberId: string): Promise<MemberRecord | undefined> {
+    const { rows } = await this.pool.query<MemberRow>('SELECT * FROM members WHERE id = $1', [memberId]);
+    return rows[0] && toMember(rows[0]);
+  }
+
+  async lastUsed(): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ member_id: string; at: Date }>(
+      'SELECT member_id, max(created_at) AS at FROM operations WHERE parent_operation_id IS NULL GROUP BY member_id',
+    );
+    return new Map(rows.map((row) => [row.member_id, row.at.toISOString()]));
+  }
+
+  async usage(from: Date, to: Date): Promise<UsageRow[]> {
+    const { rows } = await this.pool.query<{ day: string; member_id: string; product: Product; words: string }>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, member_id, product, sum(words_charged) AS words FROM operations
+       WHERE parent_operation_id IS NULL AND state <> 'pending' AND words_charged > 0 AND created_at >= $1 AND created_at < $2
+       GROUP BY day, member_id, product ORDER BY day, member_id, product`,
+      [from, to],
+    );
+    return rows.map((row) => ({ day: row.day, memberId: row.member_id, product: row.product, words: Number(row.words) }));
+  }
+
+  async createSession(session: NewSession): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO console_sessions (id, secret_hash, member_id, created_at, expires_at, last_seen_at, address, user_agent)
+       VALUES ($1, $2, $3, $4, $5, $4, $6, $7)`,
+      [session.id, session.secretHash, session.memberId, session.createdAt, session.expiresAt, session.address, session.userAgent],
+    );
+  }
+
+  async sessionBySecret(secretHash: string): Promise<SessionRecord | undefined> {
+    const { rows } = await this.pool.query<SessionRow>('SELECT * FROM console_sessions WHERE secret_hash = $1 AND revoked_at IS NULL', [secretHash]);
+    return rows[0] && toSession(rows[0]);
+  }
+
+  async touchSession(id: string, now: number): Promise<void> {
+    await this.pool.query('UPDATE console_sessions SET last_seen_at = $1 WHERE id = $2', [now, id]);
+  }
+
+  async listSessions(now: number): Promise<SessionRecord[]> {
+    const { rows } = await this.pool.query<SessionRow>('SELECT * FROM console_sessions WHERE revoked_at IS NULL AND expires_at > $1 ORDER BY created_at DESC', [now]);
+    return rows.map(toSession);
+  }
+
+  async revokeSession(id: string, now: number): Promise<boolean> {
+    return (await this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
+  }
+
+  async revokeMemberSessions(memberId: string, now: number): Promise<number> {
+    return this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL', [now, memberId]);
+  }
+
+  async createLink(link: NewSignInLink): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO console_links (code_hash, member_id, purpose, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt],
+    );
+  }
+
+  async consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+    const { rows } = await this.pool.query<{ member_id: string; purpose: LinkPurpose }>(
+      'UPDATE console_links SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 RETURNING member_id, purpose',
+      [now, codeHash],
+    );
+    return rows[0] && { memberId: rows[0].member_id, purpose: rows[0].purpose };
+  }
+
+  async audit(entry: AuditEntry): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [entry.at, entry.actorId, entry.actorName, entry.action, entry.target, JSON.stringify(entry.detail), entry.address],
+    );
+  }
+
+  async auditLog(limit: number): Promise<AuditEntry[]> {
+    const { rows } = await this.pool.query<AuditRow>('SELECT * FROM console_audit ORDER BY seq DESC LIMIT $1', [limit]);
+    return rows.map(toAudit);
+  }
+}

@@ -1,0 +1,152 @@
+import type Database from 'better-sqlite3';
+import type { Product } from '@redline/shared';
+import { toAudit, toSession, type AuditRow, type SessionRow } from './console-rows.ts';
+import type { AuditEntry, ConsoleStore, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UsageRow } from './console-store.ts';
+import type { Budgets, MemberRecord, Role } from './ledger.ts';
+import { toMember, type MemberRow } from './rows.ts';
+
+/** The console's tables, versioned on their own (table console_schema), in the ledger's file. */
+const CONSOLE_MIGRATIONS = [
+  `CREATE TABLE console_sessions (
+     id TEXT PRIMARY KEY,
+     secret_hash TEXT NOT NULL UNIQUE,
+     member_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     last_seen_at INTEGER NOT NULL,
+     revoked_at INTEGER,
+     address TEXT NOT NULL,
+     user_agent TEXT NOT NULL
+   );
+   CREATE INDEX console_sessions_member ON console_sessions (member_id);
+   CREATE TABLE console_links (
+     code_hash TEXT PRIMARY KEY,
+     member_id TEXT NOT NULL,
+     purpose TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     used_at INTEGER
+   );
+   CREATE TABLE console_audit (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     at INTEGER NOT NULL,
+     actor_id TEXT,
+     actor_name TEXT,
+     action TEXT NOT NULL,
+     target TEXT,
+     detail TEXT NOT NULL,
+     address TEXT NOT NULL
+   );`,
+];
+
+export class SqliteConsoleStore implements ConsoleStore {
+  /** `connection` is asked on every call: the ledger reopens its connection after a disk fault. */
+  constructor(private readonly connection: () => Database.Database) {
+    const db = connection();
+    db.exec('CREATE TABLE IF NOT EXISTS console_schema (version INTEGER NOT NULL)');
+    db.transaction(() => {
+      const row = db.prepare('SELECT version FROM console_schema').get() as { version: number } | undefined;
+      if (!row) db.prepare('INSERT INTO console_schema (version) VALUES (0)').run();
+      for (let version = row?.version ?? 0; version < CONSOLE_MIGRATIONS.length; version++) {
+        db.exec(CONSOLE_MIGRATIONS[version]!);
+        db.prepare('UPDATE console_schema SET version = ?').run(version + 1);
+      }
+    }).immediate();
+  }
+
+  private get db(): Database.Database {
+    return this.connection();
+  }
+
+  async setRole(memberId: string, role: Role): Promise<boolean> {
+    return this.db.prepare('UPDATE members SET role = ? WHERE id = ? AND revoked_at IS NULL').run(role, memberId).changes > 0;
+  }
+
+  async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
+    return this.db.prepare('UPDATE members SET budgets = ? WHERE id = ? AND revoked_at IS NULL').run(JSON.stringify(budgets), memberId).changes > 0;
+  }
+
+  async rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean> {
+    return this.db.prepare('UPDATE members SET token_hash = ?, token_prefix = ? WHERE id = ? AND revoked_at IS NULL').run(tokenHash, tokenPrefix, memberId).changes > 0;
+  }
+
+  async member(memberId: string): Promise<MemberRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM members WHERE id = ?').get(memberId) as MemberRow | undefined;
+    return row && toMember(row);
+  }
+
+  async lastUsed(): Promise<Map<string, string>> {
+    const rows = this.db.prepare('SELECT member_id, max(created_at) AS at FROM operations WHERE parent_operation_id IS NULL GROUP BY member_id').all() as {
+      member_id: string;
+      at: string;
+    }[];
+    return new Map(rows.map((row) => [row.member_id, row.at]));
+  }
+
+  async usage(from: Date, to: Date): Promise<UsageRow[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT substr(created_at, 1, 10) AS day, member_id, product, sum(words_charged) AS words FROM operations
+         WHERE parent_operation_id IS NULL AND state <> 'pending' AND words_charged > 0 AND created_at >= ? AND created_at < ?
+         GROUP BY day, member_id, product ORDER BY day, member_id, product`,
+      )
+      .all(from.toISOString(), to.toISOString()) as { day: string; member_id: string; product: Product; words: number }[];
+    return rows.map((row) => ({ day: row.day, memberId: row.member_id, product: row.product, words: row.words }));
+  }
+
+  async createSession(session: NewSession): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO console_sessions (id, secret_hash, member_id, created_at, expires_at, last_seen_at, address, user_agent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(session.id, session.secretHash, session.memberId, session.createdAt, session.expiresAt, session.createdAt, session.address, session.userAgent);
+  }
+
+  async sessionBySecret(secretHash: string): Promise<SessionRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM console_sessions WHERE secret_hash = ? AND revoked_at IS NULL').get(secretHash) as SessionRow | undefined;
+    return row && toSession(row);
+  }
+
+  async touchSession(id: string, now: number): Promise<void> {
+    this.db.prepare('UPDATE console_sessions SET last_seen_at = ? WHERE id = ?').run(now, id);
+  }
+
+  async listSessions(now: number): Promise<SessionRecord[]> {
+    const rows = this.db.prepare('SELECT * FROM console_sessions WHERE revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC').all(now) as SessionRow[];
+    return rows.map(toSession);
+  }
+
+  async revokeSession(id: string, now: number): Promise<boolean> {
+    return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes > 0;
+  }
+
+  async revokeMemberSessions(memberId: string, now: number): Promise<number> {
+    return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL').run(now, memberId).changes;
+  }
+
+  async createLink(link: NewSignInLink): Promise<void> {
+    this.db
+      .prepare('INSERT INTO console_links (code_hash, member_id, purpose, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt);
+  }
+
+  async consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+    // One statement: of two requests with the same code, only one sees used_at IS NULL.
+    const row = this.db
+      .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING member_id, purpose')
+      .get(now, codeHash, now) as { member_id: string; purpose: LinkPurpose } | undefined;
+    return row && { memberId: row.member_id, purpose: row.purpose };
+  }
+
+  async audit(entry: AuditEntry): Promise<void> {
+    this.db
+      .prepare('INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(entry.at, entry.actorId, entry.actorName, entry.action, entry.target, JSON.stringify(entry.detail), entry.address);
+  }
+
+  async auditLog(limit: number): Promise<AuditEntry[]> {
+    return (this.db.prepare('SELECT * FROM console_audit ORDER BY seq DESC LIMIT ?').all(limit) as AuditRow[]).map(toAudit);
+  }
+}

@@ -1,0 +1,91 @@
+import type { Product } from '@redline/shared';
+import type { Budgets, MemberRecord, Role } from './ledger.ts';
+
+/**
+ * What the team console keeps beside the ledger: browser sessions, one-time sign-in links
+ * and the audit log, plus the few member changes only the console makes (role, budgets,
+ * token rotation) and the usage it reads. Session and link secrets are stored only as
+ * SHA-256 hashes. Both ledgers implement it on their own connection (./console-sqlite.ts,
+ * ./console-postgres.ts) with a schema version of its own (table console_schema), like the
+ * OAuth store. Times are epoch milliseconds.
+ */
+
+export interface NewSession {
+  id: string;
+  /** sha256 of the cookie's secret. */
+  secretHash: string;
+  memberId: string;
+  createdAt: number;
+  /** The absolute expiry: the session ends then however active it is. */
+  expiresAt: number;
+  address: string;
+  userAgent: string;
+}
+
+export interface SessionRecord extends NewSession {
+  lastSeenAt: number;
+  revokedAt: number | null;
+}
+
+export type LinkPurpose = 'console';
+
+export interface NewSignInLink {
+  /** sha256 of the link's code. */
+  codeHash: string;
+  memberId: string;
+  purpose: LinkPurpose;
+  createdBy: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface AuditEntry {
+  at: number;
+  /** The member who acted (null before sign-in, e.g. a refused sign-in). */
+  actorId: string | null;
+  actorName: string | null;
+  action: string;
+  /** The member or session acted on. */
+  target: string | null;
+  /** Non-secret details (budgets, role); never a token, key or text. */
+  detail: Record<string, unknown>;
+  address: string;
+}
+
+export interface UsageRow {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  memberId: string;
+  product: Product;
+  words: number;
+}
+
+export interface ConsoleStore {
+  setRole(memberId: string, role: Role): Promise<boolean>;
+  /** Replaces an active member's budgets; false when there is no such active member. */
+  setBudgets(memberId: string, budgets: Budgets): Promise<boolean>;
+  /** Gives an active member a new token (its hash and prefix); the old one stops working. */
+  rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean>;
+  member(memberId: string): Promise<MemberRecord | undefined>;
+  /** When each member last started an operation (ISO time). */
+  lastUsed(): Promise<Map<string, string>>;
+  /** Words charged by settled top-level operations started in [from, to), per UTC day, member and product. */
+  usage(from: Date, to: Date): Promise<UsageRow[]>;
+
+  createSession(session: NewSession): Promise<void>;
+  /** The session with this secret, unless revoked; its member's state is the caller's to check. */
+  sessionBySecret(secretHash: string): Promise<SessionRecord | undefined>;
+  touchSession(id: string, now: number): Promise<void>;
+  /** Sessions not revoked and not past their absolute expiry, newest first. */
+  listSessions(now: number): Promise<SessionRecord[]>;
+  revokeSession(id: string, now: number): Promise<boolean>;
+  revokeMemberSessions(memberId: string, now: number): Promise<number>;
+
+  createLink(link: NewSignInLink): Promise<void>;
+  /** Marks an unused, unexpired link used and returns its member; undefined when used, expired or unknown. */
+  consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
+
+  audit(entry: AuditEntry): Promise<void>;
+  /** Newest first. */
+  auditLog(limit: number): Promise<AuditEntry[]>;
+}

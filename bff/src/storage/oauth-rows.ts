@@ -1,0 +1,54 @@
+import type { AuthorizationCodeRecord, GrantRecord } from './oauth-store.ts';
+
+/** OAuth rows as both SQL stores keep them (the same column names). */
+
+export interface GrantRow {
+  id: string;
+  client_id: string;
+  member_id: string;
+  resource: string;
+  scopes: string;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export interface CodeRow {
+  code_hash: string;
+  client_id: string;
+  member_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scopes: string;
+  expires_at: number | string;
+  used_at: number | string | null;
+  grant_id: string | null;
+}
+
+// PostgreSQL hands BIGINT back as strings; both dialects share these mappers.
+const num = (value: number | string) => Number(value);
+const numOrNull = (value: number | string | null) => (value === null ? null : Number(value));
+
+export const toGrant = (row: GrantRow): GrantRecord => ({
+  id: row.id,
+  clientId: row.client_id,
+  memberId: row.member_id,
+  resource: row.resource,
+  scopes: JSON.parse(row.scopes) as string[],
+  createdAt: num(row.created_at),
+  revokedAt: numOrNull(row.revoked_at),
+});
+
+export const toCode = (row: CodeRow): AuthorizationCodeRecord => ({
+  codeHash: row.code_hash,
+  clientId: row.client_id,
+  memberId: row.member_id,
+  redirectUri: row.redirect_uri,
+  codeChallenge: row.code_challenge,
+  resource: row.resource,
+  scopes: JSON.parse(row.scopes) as string[],
+  expiresAt: num(row.expires_at),
+  usedAt: numOrNull(row.used_at),
+  grantId: row.grant_id,
+});
+

@@ -1,0 +1,82 @@
+import type { MemberRecord } from './ledger.ts';
+
+/**
+ * What the BFF's OAuth authorization server keeps: registered clients, its signing key,
+ * authorization codes, grants (one per approved sign-in) and refresh tokens. Codes and
+ * refresh tokens are stored only as SHA-256 hashes. Both ledgers implement it on their own
+ * connection (./oauth-sqlite.ts, ./oauth-postgres.ts), with a schema version of its own so
+ * that it grows independently of the operation tables. Times are epoch milliseconds.
+ */
+
+export interface StoredSigningKey {
+  kid: string;
+  /** The private JWK (the public one is derived from it). */
+  privateJwk: Record<string, unknown>;
+}
+
+export interface NewAuthorizationCode {
+  codeHash: string;
+  clientId: string;
+  memberId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  scopes: string[];
+  expiresAt: number;
+}
+
+export interface AuthorizationCodeRecord extends NewAuthorizationCode {
+  usedAt: number | null;
+  /** The grant the code was exchanged for, once it was. */
+  grantId: string | null;
+}
+
+export interface GrantRecord {
+  id: string;
+  clientId: string;
+  memberId: string;
+  resource: string;
+  scopes: string[];
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface NewRefreshToken {
+  tokenHash: string;
+  grantId: string;
+  expiresAt: number;
+}
+
+/** What a refresh token rotation found. */
+export type Rotation =
+  | { kind: 'rotated'; grant: GrantRecord }
+  /** The token was already used: someone replayed it, so the grant is revoked. */
+  | { kind: 'reused'; grant: GrantRecord }
+  | { kind: 'invalid' };
+
+export interface OAuthStore {
+  saveClient(clientId: string, metadata: Record<string, unknown>): Promise<void>;
+  getClient(clientId: string): Promise<Record<string, unknown> | undefined>;
+
+  /** The signing key; the candidate is stored when there is none yet (the first instance wins). */
+  signingKey(candidate: StoredSigningKey): Promise<StoredSigningKey>;
+
+  saveCode(code: NewAuthorizationCode): Promise<void>;
+  findCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
+  /**
+   * Exchanges an unused, unexpired code for a new grant and its first refresh token in one
+   * transaction; false (nothing written) when the code was used or expired meanwhile.
+   */
+  exchangeCode(codeHash: string, grant: Omit<GrantRecord, 'revokedAt'>, refresh: NewRefreshToken, now: number): Promise<boolean>;
+
+  grant(grantId: string): Promise<GrantRecord | undefined>;
+  /** Marks the old refresh token used and stores its successor, atomically. A used token revokes its grant. */
+  rotateRefreshToken(oldHash: string, next: Omit<NewRefreshToken, 'grantId'>, now: number): Promise<Rotation>;
+  /** The grant a refresh token belongs to, used or not. */
+  grantOfRefreshToken(tokenHash: string): Promise<GrantRecord | undefined>;
+  revokeGrant(grantId: string, now: number): Promise<void>;
+  revokeMemberGrants(memberId: string, now: number): Promise<number>;
+
+  /** The member, when not revoked. */
+  activeMember(memberId: string): Promise<MemberRecord | undefined>;
+}

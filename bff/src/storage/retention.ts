@@ -1,0 +1,44 @@
+import type { Logger } from '../logging.ts';
+import { describeError } from '../logging.ts';
+import type { Ledger } from './ledger.ts';
+
+export interface RetentionOptions {
+  ledger: Ledger;
+  logger: Logger;
+  retentionHours: number;
+  intervalMs: number;
+  /** The clock; injected by tests. */
+  now: () => number;
+}
+
+/**
+ * The retention schedule: every interval, settled operations older than the retention period
+ * are reduced to their metadata (ledger.purgeSettled). Runs once at start, then on a timer
+ * that does not keep the process alive; a run never overlaps the previous one.
+ */
+export function scheduleRetention({ ledger, logger, retentionHours, intervalMs, now }: RetentionOptions): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const purge = async () => {
+    try {
+      const purged = await ledger.purgeSettled(new Date(now() - retentionHours * 3_600_000));
+      if (purged > 0) logger.info({ purged, retentionHours }, 'results past the retention period deleted');
+    } catch (error) {
+      logger.warn({ error: describeError(error) }, 'retention purge failed; will try again');
+    }
+  };
+  const tick = () => {
+    if (stopped) return;
+    running = running.then(purge);
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

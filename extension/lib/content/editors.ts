@@ -1,0 +1,68 @@
+import type { CaptureOptions } from './dom-text.ts';
+
+/**
+ * Editor families: how each kind of editor is recognised, captured and edited, and what it
+ * keeps of an edit in its undo history. One place, so the apply ladder, the capture and the
+ * panel's wording agree. Root markers follow the editors' own documented DOM.
+ */
+
+/** Ways to put text over the selected range, tried in a family's order (see apply.ts). */
+export type Strategy = 'beforeinput' | 'execCommand' | 'paste';
+
+export interface EditorFamily {
+  name: string;
+  /** Whether this family's root marker is on (or around) the editable root. */
+  matches(root: HTMLElement): boolean;
+  capture?: CaptureOptions;
+  strategies: Strategy[];
+  /** What undo does after an accepted suggestion, as tested (README, "Editors"). */
+  undo: UndoBehaviour;
+}
+
+export interface UndoBehaviour {
+  /** One accept is one undo step in the editor. */
+  acceptIsOneStep: boolean;
+  /** Accept all: one undo step for all, or one per suggestion. */
+  acceptAll: 'one' | 'each';
+}
+
+const inside = (selector: string) => (root: HTMLElement) => root.matches(selector) || root.closest(selector) !== null;
+
+/**
+ * Editors that keep a model and re-render the DOM from it handle `beforeinput` themselves;
+ * `execCommand` would change their DOM behind their model's back (the screen changes, the
+ * document does not), so it is not on their ladder.
+ */
+const MODEL_FIRST: Strategy[] = ['beforeinput', 'paste'];
+const DEFAULT: Strategy[] = ['beforeinput', 'execCommand', 'paste'];
+
+export const FAMILIES: EditorFamily[] = [
+  { name: 'Slate', matches: inside('[data-slate-editor]'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'CKEditor 5', matches: inside('.ck-editor__editable'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'one' } },
+  { name: 'CodeMirror', matches: inside('.cm-content'), capture: { lines: true }, strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  // TinyMCE keeps its own undo levels and records none for an `insertText` edit (measured): its
+  // undo does not bring an accepted sentence back. Reaching its undo manager would need a script
+  // in the page's world; not built yet (README, "Editors").
+  { name: 'TinyMCE', matches: inside('.mce-content-body'), strategies: DEFAULT, undo: { acceptIsOneStep: false, acceptAll: 'each' } },
+];
+
+export const CONTENTEDITABLE: EditorFamily = {
+  name: 'contenteditable',
+  matches: () => true,
+  strategies: DEFAULT,
+  undo: { acceptIsOneStep: true, acceptAll: 'each' },
+};
+
+export const FIELD: EditorFamily = {
+  name: 'text field',
+  matches: () => true,
+  strategies: ['execCommand'],
+  undo: { acceptIsOneStep: true, acceptAll: 'one' },
+};
+
+export function familyOf(root: HTMLElement): EditorFamily {
+  return FAMILIES.find((family) => family.matches(root)) ?? CONTENTEDITABLE;
+}

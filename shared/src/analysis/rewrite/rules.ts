@@ -1,0 +1,179 @@
+/**
+ * The rewrite rules. Word swaps name the part of speech they apply to (checked with the
+ * tagger before swapping) and give every inflected form, so a swap keeps the verb form:
+ * "have demonstrated" becomes "have shown", never "have showed".
+ */
+
+/** A wordy phrase and its shorter equivalent ('' deletes it). Matched on lowercase tokens. */
+export interface PhraseRule {
+  phrase: string[];
+  replacement: string;
+}
+
+const phrase = (from: string, replacement: string): PhraseRule => ({ phrase: tokensOf(from), replacement });
+
+/** Splits like the tagger does ("today's" → "today", "'s"; "fast-paced" → "fast", "-", "paced"). */
+export function tokensOf(text: string): string[] {
+  return text.toLowerCase().replace(/'/gu, " '").replace(/-/gu, ' - ').split(/\s+/u).filter(Boolean);
+}
+
+/** Clarity: wordy phrases and filler that say nothing. */
+export const CLARITY_PHRASES: PhraseRule[] = [
+  phrase('in order to', 'to'),
+  phrase('due to the fact that', 'because'),
+  phrase('owing to the fact that', 'because'),
+  phrase('in spite of the fact that', 'although'),
+  phrase('despite the fact that', 'although'),
+  phrase('at this point in time', 'now'),
+  phrase('at the present time', 'now'),
+  phrase('for the purpose of', 'for'),
+  phrase('in the event that', 'if'),
+  phrase('with regard to', 'about'),
+  phrase('with respect to', 'about'),
+  phrase('a myriad of', 'many'),
+  phrase('a plethora of', 'many'),
+  phrase('a wide range of', 'many'),
+  phrase('it is important to note that', ''),
+  phrase('it is worth noting that', ''),
+  phrase('it should be noted that', ''),
+  phrase('it is essential to note that', ''),
+  phrase("in today's fast-paced digital landscape", 'today'),
+  phrase("in today's digital landscape", 'today'),
+  phrase("in today's fast-paced world", 'today'),
+  phrase("in today's digital age", 'today'),
+  phrase("in today's world", 'today'),
+  phrase('navigate the complexities of', 'work through'),
+  phrase('navigates the complexities of', 'works through'),
+  phrase('navigating the complexities of', 'working through'),
+  phrase('navigated the complexities of', 'worked through'),
+  // Only the third person singular: "plays" is always "is", whatever the subject's number.
+  phrase('plays a crucial role in', 'is central to'),
+  phrase('plays a vital role in', 'is central to'),
+  phrase('plays a pivotal role in', 'is central to'),
+  phrase('plays a key role in', 'is central to'),
+  phrase('in conclusion', 'in short'),
+  phrase('in summary', 'in short'),
+];
+
+/** Plain wording for stiff phrases (models with plainer vocabulary). */
+export const PLAIN_PHRASES: PhraseRule[] = [
+  phrase('ensure that', 'make sure that'),
+  phrase('ensures that', 'makes sure that'),
+  phrase('ensured that', 'made sure that'),
+  phrase('ensuring that', 'making sure that'),
+  phrase('is able to', 'can'),
+  phrase('are able to', 'can'),
+  phrase('has the ability to', 'can'),
+  phrase('have the ability to', 'can'),
+  phrase('prior to', 'before'),
+  phrase('subsequent to', 'after'),
+  phrase('in the near future', 'soon'),
+  phrase('on a daily basis', 'daily'),
+  phrase('a large number of', 'many'),
+  phrase('a significant number of', 'many'),
+  phrase('the majority of', 'most'),
+  phrase('as a result of', 'because of'),
+];
+
+/** Hedges and filler adverbs a confident voice drops (strongest model only). */
+export const HEDGES: PhraseRule[] = [
+  phrase('it could be argued that', ''),
+  phrase('it can be said that', ''),
+  phrase('to some extent', ''),
+  phrase('in many ways', ''),
+];
+
+/** Sentence-opening connectives a conversational voice uses instead (strongest model only). */
+export const CONNECTIVES: Record<string, string> = {
+  moreover: 'Also',
+  furthermore: 'Also',
+  additionally: 'Also',
+  consequently: 'So',
+  therefore: 'So',
+  thus: 'So',
+  nevertheless: 'Still',
+  nonetheless: 'Still',
+  ultimately: 'In the end',
+  however: 'But',
+  'in addition': 'Also',
+  'as a result': 'So',
+};
+
+export interface VerbForms {
+  base: string;
+  third: string;
+  past: string;
+  participle: string;
+  gerund: string;
+}
+
+const regular = (base: string, stem = base.replace(/e$/u, '')): VerbForms => ({
+  base,
+  third: `${base}s`,
+  past: `${stem}ed`,
+  participle: `${stem}ed`,
+  gerund: `${stem}ing`,
+});
+
+export type Swap =
+  /** `passive: false`: not after a form of "be" ("are required to" is not "are needed to"). */
+  | { pos: 'VERB'; from: VerbForms; to: VerbForms; passive?: boolean }
+  | { pos: 'NOUN'; from: { singular: string; plural: string }; to: { singular: string; plural: string } }
+  | { pos: 'ADJ' | 'ADV'; from: string; to: string };
+
+const verb = (from: VerbForms, to: VerbForms, passive = true): Swap => ({ pos: 'VERB', from, to, passive });
+const noun = (singular: string, plural: string, toSingular: string, toPlural: string): Swap => ({
+  pos: 'NOUN',
+  from: { singular, plural },
+  to: { singular: toSingular, plural: toPlural },
+});
+const adjective = (from: string, to: string): Swap => ({ pos: 'ADJ', from, to });
+const adverb = (from: string, to: string): Swap => ({ pos: 'ADV', from, to });
+
+/** Plainer vocabulary. Only swaps that keep the meaning in every sense the word is used in. */
+export const SWAPS: Swap[] = [
+  verb(regular('utilize'), regular('use')),
+  verb(regular('utilise'), regular('use')),
+  verb(regular('demonstrate'), { base: 'show', third: 'shows', past: 'showed', participle: 'shown', gerund: 'showing' }),
+  verb(regular('assist'), regular('help')),
+  verb(regular('commence'), regular('start')),
+  verb(regular('require'), regular('need'), false),
+  verb(regular('enhance'), regular('improve')),
+  verb(regular('facilitate'), regular('help')),
+  verb(regular('purchase'), { base: 'buy', third: 'buys', past: 'bought', participle: 'bought', gerund: 'buying' }),
+  verb(regular('endeavor', 'endeavor'), regular('try', 'tri')),
+  verb({ base: 'leverage', third: 'leverages', past: 'leveraged', participle: 'leveraged', gerund: 'leveraging' }, regular('use')),
+  verb({ base: 'foster', third: 'fosters', past: 'fostered', participle: 'fostered', gerund: 'fostering' }, regular('encourage')),
+  verb({ base: 'delve', third: 'delves', past: 'delved', participle: 'delved', gerund: 'delving' }, { base: 'dig', third: 'digs', past: 'dug', participle: 'dug', gerund: 'digging' }),
+  noun('individual', 'individuals', 'person', 'people'),
+  noun('methodology', 'methodologies', 'method', 'methods'),
+  noun('assistance', 'assistance', 'help', 'help'),
+  noun('paradigm', 'paradigms', 'model', 'models'),
+  adjective('numerous', 'many'),
+  adjective('sufficient', 'enough'),
+  adjective('comprehensive', 'thorough'),
+  adjective('robust', 'strong'),
+  adjective('seamless', 'smooth'),
+  adjective('crucial', 'important'),
+  adjective('pivotal', 'important'),
+  adjective('intricate', 'complex'),
+  adjective('multifaceted', 'complex'),
+  adjective('optimal', 'best'),
+  adjective('additional', 'more'),
+  adverb('approximately', 'about'),
+  adverb('subsequently', 'later'),
+  adverb('seamlessly', 'smoothly'),
+];
+
+/** Contractions of a negated auxiliary: correct wherever the full form is. */
+export const NEGATIVE_CONTRACTIONS: Record<string, string> = {
+  'do not': "don't", 'does not': "doesn't", 'did not': "didn't", 'is not': "isn't", 'are not': "aren't",
+  'was not': "wasn't", 'were not': "weren't", 'cannot': "can't", 'will not': "won't", 'would not': "wouldn't",
+  'should not': "shouldn't", 'could not': "couldn't", 'have not': "haven't", 'has not': "hasn't",
+};
+
+/** Subject + auxiliary contractions: only before a word that continues the clause. */
+export const SUBJECT_CONTRACTIONS: Record<string, string> = {
+  'it is': "it's", 'that is': "that's", 'there is': "there's", 'we are': "we're", 'they are': "they're",
+  'you are': "you're", 'i am': "I'm", 'we will': "we'll", 'they will': "they'll", 'let us': "let's",
+};

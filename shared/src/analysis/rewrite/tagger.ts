@@ -1,0 +1,39 @@
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+/** Part-of-speech tagging (wink-nlp's English lite model: universal POS tags and lemmas). */
+
+export interface Token {
+  /** As written. */
+  text: string;
+  lower: string;
+  /** Universal POS tag: NOUN, VERB, AUX, ADJ, ADV, PRON, DET, ADP, CCONJ, SCONJ, PART, PUNCT, NUM, PROPN, SYM, … */
+  pos: string;
+  lemma: string;
+  /** UTF-16 offsets into the tagged text. */
+  start: number;
+  end: number;
+}
+
+let nlp: ReturnType<typeof winkNLP> | undefined;
+
+/** Tokens of one sentence with offsets; undefined when the tokens cannot be located in the text. */
+export function tag(text: string): Token[] | undefined {
+  nlp ??= winkNLP(model);
+  const its = nlp.its;
+  const tokens = nlp.readDoc(text).tokens();
+  const values = tokens.out(its.value) as string[];
+  const tags = tokens.out(its.pos) as string[];
+  // The lemma accessor's declared type does not fit `out`'s signature; it returns strings.
+  const lemmas = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+  const result: Token[] = [];
+  let cursor = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    const start = text.indexOf(value, cursor);
+    if (start < 0) return undefined;
+    cursor = start + value.length;
+    result.push({ text: value, lower: value.toLowerCase().replaceAll('’', "'"), pos: tags[i]!, lemma: (lemmas[i] ?? value).toLowerCase(), start, end: cursor });
+  }
+  return result;
+}

@@ -1,0 +1,200 @@
+/**
+ * Typing with highlights live, in Chromium with the built extension, paired against the same
+ * page without the extension (issue 11). For a textarea and a contenteditable holding a
+ * 10,000-word document (about a third of its sentences labelled AI by the BFF's offline
+ * scorer), 200 characters are typed in the middle with real key events, and the page's
+ * main-thread time per keystroke is read from a Chromium trace: from one keydown to the
+ * next, every top-level task of the renderer's main thread (script, style, layout, paint).
+ * Then the time to draw the highlights after a check, for 10,000 and 100,000 words.
+ *
+ *   npm run bench:extension          (builds the extension first; BENCH_REPS=3 by default)
+ *   npm run bench:extension -- --profile --page=textarea --skip-draw   (where the time goes)
+ *
+ * Run it alone on the machine (flock /tmp/heavy.lock …): other load shows up as main-thread time.
+ */
+import type { Page } from '@playwright/test';
+import { benchDocument } from './typing/document.ts';
+import { configureExtension, launch, runDetector, servePages, startBff, waitForToast } from './typing/stack.ts';
+import { topEvents, topFunctions } from './typing/profile.ts';
+import { keystrokeCost, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
+
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const TYPED = ' Then I typed a new sentence here, slowly and carefully, to see whether the highlights keep up with me as I go along the line. It should all feel instant and smooth, like any ordinary text box would do today.'.slice(0, 200);
+const KEY_DELAY_MS = 40;
+/** `--profile`: also print where the main thread's time went while typing with highlights live. */
+const PROFILE = process.argv.includes('--profile');
+/** `--page=textarea` or `--page=contenteditable`: only that page; `--skip-draw`, `--skip-typing`: one part only. */
+const PAGES = (['textarea', 'contenteditable'] as const).filter((kind) => !process.argv.some((arg) => arg.startsWith('--page=')) || process.argv.includes(`--page=${kind}`));
+
+type Kind = 'textarea' | 'contenteditable';
+type Condition = 'no extension' | 'extension idle' | 'highlights live';
+
+const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+
+function pageHtml(kind: Kind, paragraphs: string[]): string {
+  const style = 'font: 16px/1.5 Georgia, serif; padding: 12px; box-sizing: border-box; width: 100%;';
+  const body =
+    kind === 'textarea'
+      ? `<textarea id="doc" spellcheck="false" style="${style} height: 85vh;"></textarea><script>document.getElementById('doc').value = ${JSON.stringify(paragraphs.join('\n\n'))};</script>`
+      : `<div id="doc" contenteditable="true" spellcheck="false" style="${style} border: 1px solid #888;">${paragraphs.map((paragraph) => `<p>${escape(paragraph)}</p>`).join('')}</div>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${kind}</title></head><body style="max-width: 820px; margin: 24px auto;">${body}</body></html>`;
+}
+
+/** Puts the caret after the first sentence of the middle paragraph, in view. */
+async function placeCaret(page: Page, kind: Kind): Promise<void> {
+  await page.evaluate((kind) => {
+    const doc = document.getElementById('doc')!;
+    if (kind === 'textarea') {
+      const field = doc as HTMLTextAreaElement;
+      const paragraphs = field.value.split('\n\n');
+      const middle = Math.floor(paragraphs.length / 2);
+      const offset = paragraphs.slice(0, middle).join('\n\n').length + 2 + paragraphs[middle]!.indexOf('. ') + 1;
+      field.focus();
+      field.setSelectionRange(offset, offset);
+      // Centre the caret's line: the field scrolls to the caret; move it a third of a view further.
+      field.blur();
+      field.focus();
+    } else {
+      const paragraphs = doc.querySelectorAll('p');
+      const paragraph = paragraphs[Math.floor(paragraphs.length / 2)]!;
+      paragraph.scrollIntoView({ block: 'center' });
+      const node = paragraph.firstChild as Text;
+      doc.focus();
+      getSelection()!.collapse(node, node.data.indexOf('. ') + 1);
+    }
+  }, kind);
+}
+
+async function liveHighlights(page: Page, kind: Kind): Promise<number> {
+  return page.evaluate((kind) => {
+    if (kind === 'textarea') return document.querySelector('redline-overlay')?.shadowRoot?.querySelectorAll('mark').length ?? 0;
+    let count = 0;
+    for (const [name, highlight] of CSS.highlights) if (name.startsWith('redline-')) count += highlight.size;
+    return count;
+  }, kind);
+}
+
+async function text(page: Page, kind: Kind): Promise<string> {
+  return page.evaluate((kind) => (kind === 'textarea' ? (document.getElementById('doc') as HTMLTextAreaElement).value : document.getElementById('doc')!.innerText), kind);
+}
+
+interface Typing {
+  p95: number;
+  longestTask: number;
+  longTasks: number;
+  updateP95?: number;
+  labelled?: number;
+  /** Marks in the mirror, or ranges registered with CSS.highlights, after typing. */
+  drawn?: number;
+}
+
+async function main(): Promise<void> {
+  const bff = await startBff();
+  const documents = { 10_000: benchDocument(10_000), 100_000: benchDocument(100_000) };
+  const server = await servePages({
+    'textarea-10000': pageHtml('textarea', documents[10_000]),
+    'contenteditable-10000': pageHtml('contenteditable', documents[10_000]),
+    'textarea-100000': pageHtml('textarea', documents[100_000]),
+    'contenteditable-100000': pageHtml('contenteditable', documents[100_000]),
+  });
+
+  async function openPage(kind: Kind, words: number, condition: Condition) {
+    const browser = await launch(condition !== 'no extension');
+    if (browser.worker) await configureExtension(browser.worker, bff.url, bff.token);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/${kind}-${words}`);
+    await placeCaret(page, kind);
+    return { browser, page };
+  }
+
+  async function check(page: Page, worker: NonNullable<Awaited<ReturnType<typeof launch>>['worker']>): Promise<{ labelled: number; draw?: number; toPaint?: number }> {
+    let toast = '';
+    const events = await traced(page, async () => {
+      await runDetector(worker, page);
+      toast = await waitForToast(page, /sentences? labelled AI/);
+      await page.waitForTimeout(300);
+    });
+    const draw = measures(events, 'redline:draw')[0];
+    return { labelled: Number(/(\d[\d,]*) sentences? labelled AI/.exec(toast)![1]!.replaceAll(',', '')), draw: draw?.duration, toPaint: draw && toFirstPaint(events, draw) };
+  }
+
+  async function typing(kind: Kind, condition: Condition): Promise<Typing> {
+    const { browser, page } = await openPage(kind, 10_000, condition);
+    try {
+      let labelled: number | undefined;
+      if (condition === 'highlights live') labelled = (await check(page, browser.worker!)).labelled;
+      await page.waitForTimeout(500);
+      const before = await text(page, kind);
+      const events = await traced(page, () => page.keyboard.type(TYPED, { delay: KEY_DELAY_MS }), PROFILE);
+      await page.waitForTimeout(200);
+      const after = await text(page, kind);
+      if (after.length - before.length !== TYPED.length || !after.includes(TYPED)) throw new Error(`${kind}: the typed text did not land in the document`);
+      const drawn = condition === 'highlights live' ? await liveHighlights(page, kind) : undefined;
+      if (drawn === 0) throw new Error(`${kind}: no highlights left after typing`);
+      const cost = keystrokeCost(events);
+      if (cost.perKey.length !== TYPED.length) throw new Error(`${kind}: the trace holds ${cost.perKey.length} keydowns, expected ${TYPED.length}`);
+      const updates = measures(events, 'redline:update').map((measure) => measure.duration);
+      if (PROFILE && condition !== 'extension idle') {
+        const thread = mainThread(events, 'keydown');
+        const keys = events.filter((event) => event.name === 'EventDispatch' && event.args?.data?.type === 'keydown').map((event) => event.ts);
+        console.log(`\n${kind}, ${condition}: self time on the main thread over ${TYPED.length} keystrokes`);
+        for (const { name, ms } of topEvents(events, thread, Math.min(...keys), Math.max(...keys) + 50_000)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+        console.log('  JavaScript, self time:');
+        for (const { name, ms } of topFunctions(events, thread)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+      }
+      return { p95: percentile(cost.perKey, 95), longestTask: cost.longestTask, longTasks: cost.longTasks, updateP95: updates.length ? percentile(updates, 95) : undefined, labelled, drawn };
+    } finally {
+      await browser.close();
+    }
+  }
+
+  const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
+  console.log(`\nTyping ${TYPED.length} characters in the middle of a 10,000-word document (${KEY_DELAY_MS} ms between keys), medians of ${REPS} reps; main-thread time per keystroke, p95\n`);
+  console.log('| page | no extension | extension idle | highlights live | added | longest task (live) | extension update p95 |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const kind of process.argv.includes('--skip-typing') ? [] : PAGES) {
+    const results: Partial<Record<Condition, Typing[]>> = {};
+    for (let rep = 0; rep < REPS; rep++) {
+      // Interleaved, so slow drift of the machine touches every condition alike.
+      for (const condition of ['no extension', 'extension idle', 'highlights live'] as const) (results[condition] ??= []).push(await typing(kind, condition));
+    }
+    const p95 = (condition: Condition) => median(results[condition]!.map((result) => result.p95));
+    const live = results['highlights live']!;
+    const longest = Math.max(...live.map((result) => result.longestTask));
+    const longTasks = live.reduce((sum, result) => sum + result.longTasks, 0);
+    console.log(
+      `| ${kind} (${live[0]!.labelled} highlights, ${live[0]!.drawn} drawn) | ${ms(p95('no extension'))} | ${ms(p95('extension idle'))} | ${ms(p95('highlights live'))} | **${(p95('highlights live') - p95('no extension') >= 0 ? '+' : '')}${(p95('highlights live') - p95('no extension')).toFixed(1)} ms** | ${ms(longest)}${longTasks ? ` (${longTasks} over 50 ms)` : ''} | ${ms(median(live.map((result) => result.updateP95 ?? 0)))} |`,
+    );
+  }
+
+  console.log(`\nFirst draw after a check (redline:draw, and from its start to the first paint after it), worst of ${REPS} reps\n`);
+  console.log('| page | words | highlights | redline:draw | to first paint |');
+  console.log('|---|---|---|---|---|');
+  for (const words of process.argv.includes('--skip-draw') ? [] : [10_000, 100_000]) {
+    for (const kind of PAGES) {
+      const draws: { labelled: number; draw?: number; toPaint?: number }[] = [];
+      let failure: string | undefined;
+      for (let rep = 0; rep < REPS && !failure; rep++) {
+        const { browser, page } = await openPage(kind, words, 'highlights live');
+        try {
+          draws.push(await check(page, browser.worker!));
+        } catch (error) {
+          failure = (error as Error).message.slice(0, 160);
+        } finally {
+          await browser.close();
+        }
+      }
+      if (failure) {
+        console.log(`| ${kind} | ${words.toLocaleString('en')} | – | the check failed: ${failure} | – |`);
+        continue;
+      }
+      const worst = (values: (number | undefined)[]) => (values.includes(undefined) ? undefined : Math.max(...(values as number[])));
+      console.log(`| ${kind} | ${words.toLocaleString('en')} | ${draws[0]!.labelled} | ${ms(worst(draws.map((draw) => draw.draw)))} | ${ms(worst(draws.map((draw) => draw.toPaint)))} |`);
+    }
+  }
+
+  server.close();
+  bff.stop();
+}
+
+await main();

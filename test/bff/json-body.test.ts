@@ -1,0 +1,80 @@
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.ts';
+
+// The /v1 body reader: a byte limit after decompression, one JSON parse, clear answers.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ offline: true, env: { BFF_MAX_BODY_BYTES: '2000' } });
+});
+afterAll(() => h.close());
+
+/** Sends raw bytes with the given headers; no client-side helpers in between. */
+function send(body: Buffer, headers: Record<string, string>, chunked = false): Promise<{ status: number; body: any }> {
+  const url = new URL(`${h.bff.url}/v1/cost`);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
+    req.on('error', reject);
+    if (chunked) {
+      for (let i = 0; i < body.length; i += 100) req.write(body.subarray(i, i + 100));
+      req.end();
+    } else {
+      req.end(body);
+    }
+  });
+}
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+describe('reading /v1 bodies', () => {
+  it('parses plain, gzip and brotli bodies the same way', async () => {
+    const body = json({ text: 'One two three.' });
+    expect((await send(body, {})).body).toEqual({ words: 3, characters: 14, parts: 1 });
+    expect((await send(gzipSync(body), { 'content-encoding': 'gzip' })).body).toEqual({ words: 3, characters: 14, parts: 1 });
+    expect((await send(brotliCompressSync(body), { 'content-encoding': 'br' })).body).toEqual({ words: 3, characters: 14, parts: 1 });
+  });
+
+  it('refuses a body over the limit whether it declares its length, streams it, or inflates to it', async () => {
+    const big = json({ text: 'word '.repeat(1000) });
+    for (const answer of [await send(big, {}), await send(big, { 'transfer-encoding': 'chunked' }, true), await send(gzipSync(big), { 'content-encoding': 'gzip' })]) {
+      expect(answer.status).toBe(413);
+      expect(answer.body.error.code).toBe('body_too_large');
+    }
+  });
+
+  it('says what is wrong with broken JSON, broken compression, unknown encodings and charsets', async () => {
+    const broken = await send(Buffer.from('{"text": "unterminated'), {});
+    expect([broken.status, broken.body.error.code]).toEqual([400, 'malformed_json']);
+    const badGzip = await send(Buffer.from('not gzip at all'), { 'content-encoding': 'gzip' });
+    expect([badGzip.status, badGzip.body.error.code]).toEqual([400, 'invalid_content_encoding']);
+    expect(badGzip.body.error.message).toMatch(/gzip/);
+    const unknown = await send(json({ text: 'a' }), { 'content-encoding': 'zstd-ish' });
+    expect([unknown.status, unknown.body.error.code]).toEqual([415, 'unsupported_content_encoding']);
+    const latin1 = await send(json({ text: 'a' }), { 'content-type': 'application/json; charset=latin1' });
+    expect([latin1.status, latin1.body.error.code]).toEqual([415, 'unsupported_content_type']);
+    const plain = await send(json({ text: 'a' }), { 'content-type': 'text/plain' });
+    expect([plain.status, plain.body.error.code]).toEqual([415, 'unsupported_content_type']);
+    const utf8 = await send(json({ text: 'a b' }), { 'content-type': 'application/json; charset=UTF-8' });
+    expect(utf8.body.words).toBe(2);
+  });
+
+  it('an empty body is an empty object, refused with the fields to fill in', async () => {
+    const empty = await send(Buffer.alloc(0), {});
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.fields).toHaveProperty('text');
+  });
+
+  it('keeps serving the connection after refusing a body', async () => {
+    await send(json({ text: 'word '.repeat(1000) }), {});
+    expect((await send(json({ text: 'still here' }), {})).status).toBe(200);
+  });
+});

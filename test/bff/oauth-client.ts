@@ -1,0 +1,108 @@
+import * as oauth from 'oauth4webapi';
+
+/**
+ * An OAuth 2.1 public client built on oauth4webapi (a strict, independent implementation),
+ * for the BFF's authorization server. The BFF listens on plain http on 127.0.0.1 in tests,
+ * which oauth4webapi allows only when told.
+ */
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+export interface PkceStart {
+  authorizationUrl: URL;
+  codeVerifier: string;
+  state: string;
+}
+
+export class OAuthTestClient {
+  private constructor(
+    readonly as: oauth.AuthorizationServer,
+    readonly client: oauth.Client,
+    readonly redirectUri: string,
+    readonly resource: string,
+  ) {}
+
+  /** Discovers the authorization server from the MCP URL (RFC 9728, then RFC 8414) and registers (RFC 7591). */
+  static async register(mcpUrl: string, redirectUri = 'http://127.0.0.1:7777/callback', name = 'Test assistant'): Promise<OAuthTestClient> {
+    const resourceMetadata = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', mcpUrl))).json();
+    const issuer = new URL(resourceMetadata.authorization_servers[0]);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const registered = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(as, { client_name: name, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }, insecure),
+    );
+    return new OAuthTestClient(as, registered as oauth.Client, redirectUri, resourceMetadata.resource);
+  }
+
+  async start(overrides: Record<string, string> = {}): Promise<PkceStart> {
+    const codeVerifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const authorizationUrl = new URL(this.as.authorization_endpoint!);
+    const parameters = {
+      client_id: this.client.client_id,
+      redirect_uri: this.redirectUri,
+      response_type: 'code',
+      code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      state,
+      resource: this.resource,
+      ...overrides,
+    };
+    for (const [name, value] of Object.entries(parameters)) authorizationUrl.searchParams.set(name, value);
+    return { authorizationUrl, codeVerifier, state };
+  }
+
+  /** Exchanges the code from the redirect the browser landed on. */
+  async exchange(callback: URL, start: PkceStart): Promise<oauth.TokenEndpointResponse> {
+    const parameters = oauth.validateAuthResponse(this.as, this.client, callback, start.state);
+    const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, oauth.None(), parameters, this.redirectUri, start.codeVerifier, {
+      additionalParameters: { resource: this.resource },
+      ...insecure,
+    });
+    return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
+  }
+
+  /** The raw token endpoint answer for a code (to test refusals): a plain form post, as a careless client would send. */
+  async exchangeRaw(code: string, codeVerifier: string): Promise<Response> {
+    return fetch(this.as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: this.client.client_id, code, code_verifier: codeVerifier, redirect_uri: this.redirectUri }),
+    });
+  }
+
+  async refresh(refreshToken: string): Promise<oauth.TokenEndpointResponse> {
+    return oauth.processRefreshTokenResponse(this.as, this.client, await oauth.refreshTokenGrantRequest(this.as, this.client, oauth.None(), refreshToken, insecure));
+  }
+
+  async refreshRaw(refreshToken: string): Promise<Response> {
+    return oauth.refreshTokenGrantRequest(this.as, this.client, oauth.None(), refreshToken, insecure);
+  }
+
+  async revoke(token: string): Promise<void> {
+    await oauth.processRevocationResponse(await oauth.revocationRequest(this.as, this.client, oauth.None(), token, insecure));
+  }
+}
+
+/**
+ * Plays the member's part on the consent page without a browser: loads it, then posts the
+ * form as the page would. Returns the page and the redirect the BFF answered with.
+ */
+export async function approveWithoutBrowser(authorizationUrl: URL, memberToken: string, decision: 'approve' | 'deny' = 'approve'): Promise<{ page: string; status: number; location: URL | undefined; answer: string }> {
+  const pageResponse = await fetch(authorizationUrl, { redirect: 'manual' });
+  const page = await pageResponse.text();
+  if (pageResponse.status !== 200) return { page, status: pageResponse.status, location: locationOf(pageResponse), answer: page };
+  const request = /name="request" value="([^"]+)"/.exec(page)?.[1];
+  if (!request) throw new Error(`no consent form in: ${page.slice(0, 300)}`);
+  const response = await fetch(new URL('/oauth/consent', authorizationUrl), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: authorizationUrl.origin },
+    body: new URLSearchParams({ request, member_token: memberToken, decision }),
+  });
+  return { page, status: response.status, location: locationOf(response), answer: await response.text() };
+}
+
+const locationOf = (response: Response) => {
+  const location = response.headers.get('location');
+  return location === null ? undefined : new URL(location);
+};

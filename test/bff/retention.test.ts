@@ -1,0 +1,153 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countWords } from '@redline/shared';
+import { hashToken } from '@redline/bff/members';
+import { splitDocument } from '@redline/bff/operations/documents';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { MIXED_TEXT } from '../upstream/fixtures.ts';
+import { POSTGRES_URL, dropSchema, newOperationId, startHarness, type Harness } from './harness.ts';
+
+// Retention: a request's text leaves the ledger when its operation settles; results are kept
+// for BFF_RESULT_RETENTION_HOURS, then reduced to metadata by the BFF's own schedule, and a
+// repeat after that is 410 result_expired without a new charge. The clock is injected.
+
+const HOUR = 3_600_000;
+const schema = `retention_${process.pid}`;
+const ledgers = [
+  ['SQLite', undefined],
+  ['PostgreSQL', () => PostgresLedger.open(POSTGRES_URL, schema)],
+] as const;
+
+afterAll(() => dropSchema(schema));
+
+const waitFor = async (condition: () => boolean | Promise<boolean>, what: string, ms = 5000) => {
+  for (const started = Date.now(); Date.now() - started < ms; ) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+describe.each(ledgers)('%s', (name, openLedger) => {
+  let h: Harness;
+  let clockOffset = 0;
+  const marker = (label: string) => `Zebra${label}Umbrella${process.pid}${name}`;
+  // The SQLite file and its WAL and SHM files, as bytes on disk.
+  const onDisk = (needle: string) =>
+    ['bff.sqlite', 'bff.sqlite-wal', 'bff.sqlite-shm'].some((file) => {
+      const full = path.join(h.dataDir, file);
+      return existsSync(full) && readFileSync(full).includes(Buffer.from(needle));
+    });
+  const stored = async (operationId: string) => {
+    const record = await h.bff.ledger.findOperation((await h.bff.ledger.memberByTokenHash(tokenHash))!.id, operationId);
+    return JSON.stringify(record ?? null);
+  };
+  let tokenHash: string;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { BFF_RESULT_RETENTION_HOURS: '24', BFF_PURGE_INTERVAL_SECONDS: '0.2' },
+      ledger: openLedger ? await openLedger() : undefined,
+      now: () => Date.now() + clockOffset,
+    });
+    tokenHash = hashToken(h.token);
+  });
+  afterAll(() => h?.close());
+
+  it('a failed operation keeps no text once it settles', async () => {
+    const text = `${marker('Failed')} ${MIXED_TEXT}`;
+    await h.control.setBalances('demo', { detector: 1 });
+    // A 429 first: the BFF waits its Retry-After with the operation pending, then the quota refusal settles it.
+    await h.control.addFaults([{ fault: { kind: 'status', status: 429, retryAfterSeconds: 1 } }]);
+    const operationId = newOperationId();
+    const answer = h.call('/v1/detect', { operationId, text });
+    await waitFor(async () => (await h.control.received()).length > 0, 'the upstream call');
+    // While the operation is pending its text is in the ledger (it must be, to resume it).
+    expect(await stored(operationId)).toContain(marker('Failed'));
+    if (name === 'SQLite') expect(onDisk(marker('Failed'))).toBe(true);
+    expect((await answer).body.error.code).toBe('quota_exceeded');
+    expect(await stored(operationId)).not.toContain(marker('Failed'));
+    // Gone from the file's bytes too, after the next scheduled WAL checkpoint (secure_delete zeroes freed space).
+    if (name === 'SQLite') await waitFor(() => !onDisk(marker('Failed')), 'the text to leave the SQLite files');
+    await h.control.setBalances('demo', { detector: 1_000_000 });
+  });
+
+  it('a result is kept for the retention period, then reduced to metadata; a repeat is 410 and charges nothing', async () => {
+    const text = `${marker('Done')} ${MIXED_TEXT}`;
+    await h.control.setBalances('demo', { detector: 1_000_000 });
+    const operationId = newOperationId();
+    const first = await h.call('/v1/detect', { operationId, text });
+    expect(first.status).toBe(200);
+    const chargedUpstream = (await h.control.account('demo')).charged.detector;
+    const usage = (await h.call('/v1/usage')).body.products.detector.wordsCharged;
+
+    clockOffset = 23 * HOUR; // not yet
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await h.call('/v1/detect', { operationId, text })).body.replayed).toBe(true);
+    expect(await stored(operationId)).toContain(marker('Done')); // the detector's result quotes the text
+
+    clockOffset = 25 * HOUR;
+    await waitFor(() => h.logs.text.includes('results past the retention period deleted'), 'the scheduled purge');
+    const record = JSON.parse(await stored(operationId));
+    expect(record).toMatchObject({ state: 'completed', result: null, requestBody: null, error: null, wordsCharged: first.body.wordsCharged });
+    expect(record.expiredAt).toEqual(expect.any(String));
+    expect(record.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(record.idempotencyKey).toBeTruthy();
+    if (name === 'SQLite') await waitFor(() => !onDisk(marker('Done')), 'the result to leave the SQLite files');
+
+    const repeat = await h.call('/v1/detect', { operationId, text });
+    expect(repeat.status).toBe(410);
+    expect(repeat.body.error).toMatchObject({ code: 'result_expired', message: expect.stringMatching(/24 hours/) });
+    expect((await h.control.account('demo')).charged.detector).toBe(chargedUpstream);
+    expect((await h.call('/v1/usage')).body.products.detector.wordsCharged).toBe(usage); // usage keeps its words
+    // Another text under the same id is still a reuse, not an expiry.
+    expect((await h.call('/v1/detect', { operationId, text: MIXED_TEXT })).status).toBe(409);
+    clockOffset = 0;
+  });
+
+  it.runIf(name === 'PostgreSQL')('PostgreSQL holds no request text in the row after settlement', async () => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*) AS n FROM ${schema}.operations WHERE request_body IS NOT NULL AND state <> 'pending'`);
+      expect(Number(rows[0].n)).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe('a large document that fails part-way (SQLite)', () => {
+  it('keeps no text once it fails; a repeat rebuilds its parts from the client text and charges each part once', async () => {
+    const h = await startHarness({ env: { BFF_PART_CONCURRENCY: '1' } });
+    try {
+      const paragraph = `${MIXED_TEXT} Paragraph marker ZebraDocument${process.pid}.`;
+      const paragraphs: string[] = [];
+      while (paragraphs.join('\n\n').length < 330_000) paragraphs.push(paragraph);
+      const text = paragraphs.join('\n\n');
+      const operationId = newOperationId();
+      // Enough words for the first part only: the second is refused (402), which settles the document.
+      await h.control.setBalances('demo', { detector: countWords(splitDocument(text).parts[0]!.text) + 10 });
+      const failed = await h.call('/v1/detect', { operationId, text });
+      expect(failed.body.error.code).toBe('quota_exceeded');
+      const member = (await h.bff.ledger.listMembers()).find((candidate) => candidate.name === 'tester')!;
+      const parts = await h.bff.ledger.partsOf(member.id, operationId);
+      expect(parts.length).toBe(3);
+      expect(parts.map((part) => part.state)).toEqual(['completed', 'failed', 'pending']);
+      expect(parts.every((part) => part.requestBody === null)).toBe(true);
+      expect((await h.bff.ledger.findOperation(member.id, operationId))?.requestBody).toBeNull();
+
+      await h.control.setBalances('demo', { detector: 10_000_000 });
+      const repeated = await h.call('/v1/detect', { operationId, text });
+      expect(repeated.status).toBe(200);
+      expect(repeated.body.wordsCharged).toBe(countWords(text));
+      const account = await h.control.account('demo');
+      expect(account.charged.detector).toBe(countWords(text));
+      expect(account.providerRuns.detector).toBe(3);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+});

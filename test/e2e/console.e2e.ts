@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { test, expect } from './fixtures.ts';
+
+// The team console in Debian's Chromium against the real BFF and upstream double: an admin
+// signs in with a one-time link, adds a member and reads its one-time token, sets a budget
+// that refuses the member's next /v1 check, revokes the member (the next /v1 call is
+// refused), and finds all of it in the audit log.
+
+const TEXT_12_WORDS = 'One two three four five six seven eight nine ten eleven twelve.';
+
+test('console: link sign-in, add member, budget, revoke, audit', async ({ stack, page }) => {
+  const port = new URL(stack.bffUrl).port;
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
+    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: port },
+    encoding: 'utf8',
+  });
+  const link = /(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!;
+
+  await page.goto(link);
+  await expect(page.getByText('Signed in as')).toContainText('owner');
+  // The one-time code left the address bar at once.
+  expect(page.url()).not.toContain('#link=');
+  const cookies = await stack.context.cookies(stack.bffUrl + '/console/');
+  const session = cookies.find((cookie) => cookie.name === 'redline_console')!;
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
+
+  // A used link does not sign in a second time (the page tries the link before any cookie).
+  const second = await stack.context.newPage();
+  await second.goto(link);
+  await expect(second.getByRole('alert')).toContainText('already used');
+  await second.close();
+  await page.reload();
+  await expect(page.getByText('Signed in as')).toContainText('owner');
+
+  await page.getByLabel("New member's name").fill('console-writer');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const token = await page.getByTestId('one-time-value').inputValue();
+  expect(token).toMatch(/^rl_[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByText('shown only this once')).toBeVisible();
+  await page.getByRole('button', { name: 'Done, hide it' }).click();
+  await expect(page.getByTestId('one-time-value')).toHaveCount(0);
+  expect(await page.content()).not.toContain(token);
+
+  const detect = () =>
+    fetch(`${stack.bffUrl}/v1/detect`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ operationId: randomUUID(), text: TEXT_12_WORDS }),
+    }).then(async (response) => ({ status: response.status, body: await response.json() }));
+
+  await page.getByLabel('detector budget for console-writer').fill('20');
+  await page.getByRole('button', { name: 'Save budgets for console-writer' }).click();
+  await expect(page.getByText('Budgets of console-writer saved.')).toBeVisible();
+  await expect(page.locator('tr[data-member="console-writer"]')).toContainText('0 of 20 (20 left)');
+
+  expect((await detect()).status).toBe(200);
+  const refused = await detect();
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.code).toBe('member_budget_exceeded');
+  await page.getByRole('button', { name: 'Usage' }).click();
+  await expect(page.locator('.chart canvas')).toBeVisible();
+  await expect(page.getByRole('row', { name: /console-writer/ })).toContainText('12 (8 left)');
+  const csv = await page.request.get(`${stack.bffUrl}/console/api/usage.csv`);
+  expect(await csv.text()).toMatch(/,console-writer,detector,12\r\n/);
+  await page.getByRole('button', { name: 'Members' }).click();
+  await expect(page.locator('tr[data-member="console-writer"]')).toContainText('12 of 20 (8 left)');
+  // For the README (test-results/ is not committed; docs/console.png is copied from it).
+  await page.screenshot({ path: 'test-results/console-members.png', fullPage: true });
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.locator('tr[data-member="console-writer"]').getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('console-writer revoked.')).toBeVisible();
+  const afterRevoke = await detect();
+  expect(afterRevoke.status).toBe(401);
+
+  await page.getByRole('button', { name: 'Audit log' }).click();
+  const audit = page.getByRole('table');
+  for (const action of ['sign_in', 'sign_in_refused', 'member_added', 'budgets_changed', 'member_revoked']) {
+    await expect(audit.getByRole('rowheader', { name: action, exact: true }).first()).toBeVisible();
+  }
+  await expect(audit).not.toContainText(token);
+});

@@ -1,0 +1,42 @@
+import type { Page } from 'puppeteer-core';
+
+/** Reads what the extension shows in a page, from the page's side (puppeteer's Page). */
+
+export function highlightedTexts(page: Page, names = ['redline-ai-1', 'redline-ai-2', 'redline-ai-3']): Promise<string[]> {
+  return page.evaluate((names) => {
+    const ranges: Range[] = [];
+    for (const name of names) for (const range of CSS.highlights.get(name) ?? []) ranges.push(range as Range);
+    ranges.sort((a, b) => a.compareBoundaryPoints(Range.START_TO_START, b));
+    return ranges.map((range) => range.toString());
+  }, names);
+}
+
+export function overlayMarks(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(document.querySelector('redline-overlay')?.shadowRoot?.querySelectorAll('mark') ?? [])].map((mark) => mark.textContent ?? ''));
+}
+
+export function toastText(page: Page): Promise<string> {
+  return page.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
+}
+
+export function cardText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const card = document.querySelector('redline-card')?.shadowRoot?.querySelector<HTMLElement>('.card');
+    return card && !card.hidden ? (card.textContent ?? '') : '';
+  });
+}
+
+export async function waitForToast(page: Page, pattern: RegExp): Promise<string> {
+  let text = '';
+  for (let i = 0; i < 100; i++) {
+    text = await toastText(page);
+    if (pattern.test(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`toast never matched ${pattern}; last: "${text}"`);
+}
+
+/** The text of the element matching `selector` in `page`, or '' when there is none. */
+export function textOf(page: Page, selector: string): Promise<string> {
+  return page.evaluate((selector) => document.querySelector(selector)?.textContent ?? '', selector);
+}

@@ -1,0 +1,25 @@
+import tinymce from 'tinymce';
+import 'tinymce/models/dom';
+import 'tinymce/themes/silver';
+import 'tinymce/icons/default';
+import { PAGE_TEXT } from './text.ts';
+
+// Classic mode: the editable body lives in an iframe TinyMCE fills through srcdoc. Self-hosted:
+// the skin and content CSS are served from the npm package (copied by build.ts).
+const [editor] = await tinymce.init({
+  selector: '#editor',
+  license_key: 'gpl',
+  menubar: false,
+  toolbar: 'undo redo',
+  skin_url: '/tinymce/skins/ui/oxide',
+  content_css: '/tinymce/skins/content/default/content.min.css',
+  height: 300,
+});
+editor!.setContent(`<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`);
+editor!.undoManager.clear();
+Object.assign(window, {
+  // The document as TinyMCE holds it, one line per paragraph.
+  editorText: () => [...editor!.getBody().children].map((block) => block.textContent).join('\n'),
+  refuseEdits: () => editor!.mode.set('readonly'),
+  allowEdits: () => editor!.mode.set('design'),
+});

@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+import { highlightedTexts, overlayMarks, overlayText, waitForToast } from './page-probes.ts';
+import { AI_SENTENCES } from './pages/text.ts';
+
+/**
+ * Highlights are patched edit by edit (the textarea's mirror, the editor's live ranges);
+ * whatever the edits, what is drawn must be what a fresh draw of the remapped spans shows:
+ * the mirror reads exactly as the field, every highlight covers exactly an AI sentence, in
+ * order, and a sentence no edit came near is still highlighted.
+ */
+
+interface Edit {
+  /** Where, as a fraction of the text's length. */
+  at: number;
+  removed: number;
+  inserted: string;
+}
+
+const edits = fc.array(
+  fc.record({
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    removed: fc.integer({ min: 0, max: 6 }),
+    inserted: fc.array(fc.constantFrom('x', 'Y', ' ', '. ', 'word ', '\n'), { maxLength: 3 }).map((pieces) => pieces.join('')),
+  }),
+  { minLength: 1, maxLength: 6 },
+);
+
+/** Applies an edit to a plain copy of the text, and says which sentences it came near. */
+function simulate(text: string, edit: Edit, sentences: Map<string, number | undefined>): { text: string; start: number; end: number } {
+  const start = Math.min(text.length, Math.floor(edit.at * text.length));
+  const end = Math.min(text.length, start + edit.removed);
+  for (const [sentence, at] of sentences) {
+    if (at === undefined) continue;
+    if (start <= at + sentence.length && end >= at) sentences.set(sentence, undefined);
+    else if (at >= end) sentences.set(sentence, at + edit.inserted.length - (end - start));
+  }
+  return { text: text.slice(0, start) + edit.inserted + text.slice(end), start, end };
+}
+
+async function typeOver(page: Page, inserted: string, removed: number): Promise<void> {
+  if (inserted) await page.keyboard.type(inserted);
+  else if (removed) await page.keyboard.press('Backspace');
+}
+
+function expectInOrder(drawn: string[], untouched: string[]): void {
+  let cursor = 0;
+  for (const text of drawn) {
+    const found = AI_SENTENCES.indexOf(text, cursor);
+    expect(found, `"${text}" is not an AI sentence in order`).toBeGreaterThanOrEqual(cursor);
+    cursor = found + 1;
+  }
+  for (const sentence of untouched) expect(drawn).toContain(sentence);
+}
+
+test('textarea: after any edits the patched mirror reads as the field and marks exactly the untouched or intact AI sentences', async ({ page, stack }) => {
+  await fc.assert(
+    fc.asyncProperty(edits, async (sequence) => {
+      await page.goto(`${stack.pagesUrl}/plain.html`);
+      const field = page.locator('#field');
+      await field.click();
+      await stack.run(page, 'detector');
+      await waitForToast(page, /2 sentences labelled AI/);
+      let text = await field.inputValue();
+      const sentences = new Map<string, number | undefined>(AI_SENTENCES.map((sentence) => [sentence, text.indexOf(sentence)]));
+      for (const edit of sequence) {
+        const next = simulate(text, edit, sentences);
+        await field.evaluate((element: HTMLTextAreaElement, [start, end]) => element.setSelectionRange(start, end), [next.start, next.end] as const);
+        await typeOver(page, edit.inserted, next.end - next.start);
+        text = edit.inserted || next.end > next.start ? next.text : text;
+        expect(await field.inputValue()).toBe(text);
+      }
+      await expect.poll(() => overlayText(page)).toBe(text);
+      const untouched = [...sentences].filter(([, at]) => at !== undefined).map(([sentence]) => sentence);
+      expectInOrder(await overlayMarks(page), untouched);
+    }),
+    { numRuns: 12 },
+  );
+});
+
+test('contenteditable: after any edits (typing, deleting, new paragraphs) every highlight covers exactly an intact AI sentence', async ({ page, stack }) => {
+  await fc.assert(
+    fc.asyncProperty(edits, async (sequence) => {
+      await page.goto(`${stack.pagesUrl}/plain.html`);
+      const editor = page.locator('#editor');
+      await editor.click();
+      await stack.run(page, 'detector');
+      await waitForToast(page, /2 sentences labelled AI/);
+      // Edits stay in the first paragraph's text node; Enter splits it, and later edits go to the last part.
+      let text = await page.evaluate(() => document.querySelector('#editor p')!.textContent!);
+      const sentences = new Map<string, number | undefined>(AI_SENTENCES.map((sentence) => [sentence, text.indexOf(sentence)]));
+      for (const edit of sequence) {
+        const next = simulate(text, edit, sentences);
+        await page.evaluate(
+          ([start, end]) => {
+            // The offsets are in the paragraphs' text as if joined by the breaks typed so far.
+            const paragraphs = [...document.querySelectorAll('#editor p')].slice(0, -1);
+            let offset = 0;
+            const textOf = (paragraph: Element) => (paragraph.firstChild instanceof Text ? paragraph.firstChild : undefined);
+            const locate = (position: number) => {
+              offset = 0;
+              for (const paragraph of paragraphs) {
+                const node = textOf(paragraph);
+                const length = node?.data.length ?? 0;
+                if (position <= offset + length) return { node: node ?? paragraph, offset: node ? position - offset : 0 };
+                offset += length + 1;
+              }
+              const last = paragraphs.at(-1)!;
+              const node = textOf(last);
+              return { node: node ?? last, offset: node?.data.length ?? 0 };
+            };
+            const from = locate(start);
+            const to = locate(end);
+            getSelection()!.setBaseAndExtent(from.node, from.offset, to.node, to.offset);
+          },
+          [next.start, next.end] as const,
+        );
+        await typeOver(page, edit.inserted, next.end - next.start);
+        if (edit.inserted || next.end > next.start) text = next.text;
+      }
+      await page.waitForTimeout(100);
+      const untouched = [...sentences].filter(([, at]) => at !== undefined).map(([sentence]) => sentence);
+      expectInOrder(await highlightedTexts(page), untouched);
+      // Ranges sit in the editor's live text nodes, never stranded in a removed node.
+      expect(
+        await page.evaluate(() => [...CSS.highlights.values()].every((highlight) => [...highlight].every((range) => (range as Range).startContainer.isConnected && (range as Range).startContainer.nodeType === Node.TEXT_NODE))),
+      ).toBe(true);
+    }),
+    { numRuns: 12 },
+  );
+});
