@@ -272,18 +272,24 @@ describe('privacy', () => {
 
 describe('short-lived access tokens', () => {
   it('an expired access token is refused; a refresh gives a working one', async () => {
-    const short = await startHarness({ env: { BFF_OAUTH_ACCESS_TOKEN_SECONDS: '1' } });
+    // Long enough that the refreshed token outlives connecting on a loaded machine (a 1 s token did not).
+    const lifetimeSeconds = 4;
+    const short = await startHarness({ env: { BFF_OAUTH_ACCESS_TOKEN_SECONDS: String(lifetimeSeconds) } });
     try {
       const client = await OAuthTestClient.register(`${short.bff.url}/mcp`);
       const start = await client.start();
       const { location } = await approveWithoutBrowser(start.authorizationUrl, short.token);
       const tokens = await client.exchange(location!, start);
-      expect(tokens.expires_in).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
-      const response = await fetch(`${short.bff.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(tokens.expires_in).toBe(lifetimeSeconds);
+      const useToken = (token: string) =>
+        fetch(`${short.bff.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect((await useToken(tokens.access_token)).status).not.toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, lifetimeSeconds * 1000 + 1100));
+      const response = await useToken(tokens.access_token);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token has expired[^"]*", resource_metadata="/);
       const fresh = await client.refresh(tokens.refresh_token!);
+      expect(fresh.access_token).not.toBe(tokens.access_token);
       const mcp = await connectMcp(short.bff.url, fresh.access_token);
       expect((await mcp.listTools()).tools).toHaveLength(3);
       await mcp.close();
