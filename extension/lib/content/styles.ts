@@ -1,12 +1,12 @@
-/** Intensity buckets for AI highlights, by score. */
-export const AI_LEVELS = [
-  { name: 'redline-ai-1', below: 0.7, color: 'rgba(255, 153, 0, 0.22)' },
-  { name: 'redline-ai-2', below: 0.85, color: 'rgba(255, 120, 0, 0.36)' },
-  { name: 'redline-ai-3', below: Infinity, color: 'rgba(235, 80, 0, 0.5)' },
-] as const;
+import { SCORE_BANDS, scoreBand, type ScoreBand } from '../verdict.ts';
+
+/** Highlight names and colours for AI sentences, one per score band. */
+export const AI_LEVELS = SCORE_BANDS.map((band) => ({ name: `redline-${band.id}`, color: band.light, band }));
+
+const LEVEL_BY_BAND = new Map<ScoreBand, (typeof AI_LEVELS)[number]>(AI_LEVELS.map((level) => [level.band, level]));
 
 export function aiLevel(score: number) {
-  return AI_LEVELS.find((level) => score < level.below) ?? AI_LEVELS[AI_LEVELS.length - 1]!;
+  return LEVEL_BY_BAND.get(scoreBand(score))!;
 }
 
 export const SOURCE_HIGHLIGHT = { name: 'redline-source', color: 'rgba(60, 120, 255, 0.28)' } as const;
