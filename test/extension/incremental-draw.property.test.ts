@@ -5,8 +5,8 @@ import { DomText } from '../../extension/lib/content/dom-text.ts';
 import { FieldHighlighter, type HighlightSpan } from '../../extension/lib/content/highlighters.ts';
 import { LiveDomText } from '../../extension/lib/content/live-text.ts';
 import { diffText, remapSpans } from '../../extension/lib/content/remap.ts';
-import type { DomTarget, FieldTarget } from '../../extension/lib/content/target.ts';
-import { CONTENTEDITABLE, FIELD } from '../../extension/lib/content/editors.ts';
+import { fieldTarget, type DomTarget } from '../../extension/lib/content/target.ts';
+import { CONTENTEDITABLE } from '../../extension/lib/content/editors.ts';
 
 /**
  * The incremental paths against a fresh build: the editor's text model patched from its
@@ -93,10 +93,6 @@ describe('the editor text model patched from mutations', () => {
     );
   });
 });
-
-function fieldTarget(field: HTMLTextAreaElement): FieldTarget {
-  return { kind: 'field', element: field, family: FIELD, readText: () => field.value, observe: () => () => {} };
-}
 
 /**
  * What a mirror shows: its text, each mark (offset, text, style), and whether every block but

@@ -258,8 +258,10 @@ export class FieldHighlighter implements Highlighter {
   #lineStarts: number[] = [];
   /** The marks of each drawn span, by result item index (a span across lines has one per line). */
   readonly #marks = new Map<number, HTMLElement[]>();
-  /** The field's text as the mirror shows it. */
+  /** The field's value, as the mirror shows it. */
   #text = '';
+  /** The last draw moved spans from captured-text offsets to value offsets (they differ: fieldText). */
+  #mapped = false;
   readonly #frames = { style: 0, position: 0 };
 
   constructor(
@@ -362,12 +364,19 @@ export class FieldHighlighter implements Highlighter {
   }
 
   draw(spans: readonly HighlightSpan[], edit?: TextEdit): void {
+    // The mirror shows the value; where the captured text differs from it, spans move to value
+    // offsets and the mirror is drawn anew (an edit's offsets are the captured text's).
+    const offsets = this.target.fieldText();
+    const mapped = !offsets.same;
+    if (mapped) spans = spans.map((span) => ({ ...span, start: offsets.toValue(span.start), end: offsets.toValue(span.end, true) }));
+    if (mapped || this.#mapped) edit = undefined;
+    this.#mapped = mapped;
     this.#spans = spans;
     if (edit && this.#host.isConnected && this.#lines.length > 0 && this.#patch(edit)) return;
     measured('redline:draw', () => {
       const geometry = this.#readField();
       if (!this.#host.isConnected) document.documentElement.append(this.#host);
-      this.#text = this.target.readText();
+      this.#text = this.target.element.value;
       this.#drawn = drawable(spans);
       this.#marks.clear();
       this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
@@ -411,7 +420,7 @@ export class FieldHighlighter implements Highlighter {
    */
   #patch(edit: TextEdit): boolean {
     const delta = edit.inserted - edit.removed;
-    const text = this.target.readText();
+    const text = this.target.element.value;
     // The mirror shows another text than the edit starts from: draw it anew.
     if (text.length !== this.#text.length + delta) return false;
     const before = this.#drawn;
@@ -477,7 +486,8 @@ export class FieldHighlighter implements Highlighter {
     return this.#marks.get(span.index)?.[0]?.getBoundingClientRect();
   }
 
-  select(span: HighlightSpan): void {
+  select(captured: HighlightSpan): void {
+    const span = this.#spans.find((drawn) => drawn.index === captured.index) ?? captured;
     const field = this.target.element;
     field.scrollIntoView({ block: 'center', behavior: 'instant' });
     field.focus({ preventScroll: true });

@@ -1,5 +1,6 @@
 import { DomText } from './dom-text.ts';
 import { FIELD, familyOf, type EditorFamily } from './editors.ts';
+import { fieldText, type FieldText } from './field-text.ts';
 
 /** Where a check's text comes from, and how to point back into it. */
 export interface Target {
@@ -16,6 +17,8 @@ export interface Target {
 export interface FieldTarget extends Target {
   kind: 'field';
   element: HTMLTextAreaElement | HTMLInputElement;
+  /** The value as captured text, with offsets both ways (the text is the value in most fields). */
+  fieldText(): FieldText;
 }
 
 export interface DomTarget extends Target {
@@ -48,12 +51,13 @@ export function editingHost(node: Node | null): HTMLElement | undefined {
   return element;
 }
 
-function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): FieldTarget {
+export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): FieldTarget {
   return {
     kind: 'field',
     element: field,
     family: FIELD,
-    readText: () => field.value,
+    readText: () => fieldText(field.value).text,
+    fieldText: () => fieldText(field.value),
     observe(onChange) {
       field.addEventListener('input', onChange);
       return () => field.removeEventListener('input', onChange);
