@@ -28,9 +28,22 @@ export interface RewriteReviewProps {
   onEdit(index: number, text: string | undefined): void;
 }
 
+/**
+ * The page answers an apply within its own time limit (apply.ts); this one covers a page that
+ * cannot answer at all (a frozen or discarded tab), so an accept never waits forever.
+ */
+const APPLY_ANSWER_MS = 20_000;
+
+function ask<T>(tabId: number, frameId: number, command: ContentCommand, ms: number): Promise<T | 'timeout' | undefined> {
+  return Promise.race([
+    (browser.tabs.sendMessage(tabId, command, { frameId }) as Promise<T>).catch(() => undefined),
+    new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), ms)),
+  ]);
+}
+
 const apply = async (tabId: number, frameId: number, index: number, replacement: string): Promise<{ outcome: ApplyOutcome; strategy?: string }> => {
-  const command: ContentCommand = { type: 'apply', index, replacement };
-  const reply = (await browser.tabs.sendMessage(tabId, command, { frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome; strategy?: string } | undefined;
+  const reply = await ask<{ outcome?: ApplyOutcome; strategy?: string }>(tabId, frameId, { type: 'apply', index, replacement }, APPLY_ANSWER_MS);
+  if (reply === 'timeout') return { outcome: 'timeout' };
   return { outcome: reply?.outcome ?? 'no-rewrite', strategy: reply?.strategy };
 };
 
@@ -46,14 +59,22 @@ export function undoText(editor: EditorInfo | undefined): string {
 
 /** The writer's next step when the editor did not take an accepted suggestion. */
 async function explain(outcome: ApplyOutcome, text: string): Promise<string | undefined> {
-  if (outcome === 'refused') {
+  if (outcome === 'refused' || outcome === 'reverted') {
+    const why =
+      outcome === 'refused'
+        ? 'This editor did not take the change, so nothing was changed.'
+        : 'Not applied: the editor turned the suggestion into different text, so Redline put your sentence back as it was.';
+    // Put there on purpose, and said so: the writer's next step is to paste it.
     const copied = await navigator.clipboard.writeText(text).then(
       () => true,
       () => false,
     );
     return copied
-      ? 'This editor did not take the change, so nothing was changed. The suggestion is on your clipboard: paste it (Ctrl/Cmd+V) over the selected sentence in the page.'
-      : 'This editor did not take the change, so nothing was changed. Copy the suggestion below and paste it over the selected sentence in the page.';
+      ? `${why} The suggestion is on your clipboard: paste it (Ctrl/Cmd+V) over the selected sentence in the page.`
+      : `${why} Copy the suggestion below and paste it over the selected sentence in the page.`;
+  }
+  if (outcome === 'timeout') {
+    return 'Not applied: the editor did not take the change within a few seconds (a tab in the background does not update its page), and your text is as it was. Switch to the page, click into it, then press Accept again.';
   }
   if (outcome === 'unexpected') return 'The editor changed the text differently than asked. Use its undo (Ctrl/Cmd+Z) to restore your text, then review again.';
   if (outcome === 'no-rewrite') return 'The page no longer holds this rewrite (it was reloaded or navigated). Run Humanize again.';
@@ -93,12 +114,11 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
     const items = suggestions
       .filter((suggestion) => decisionOf(suggestion) === 'pending')
       .map((suggestion) => ({ index: suggestion.index, replacement: edits[suggestion.index] ?? suggestion.suggestion }));
-    const command: ContentCommand = { type: 'apply-all', items };
-    const reply = (await browser.tabs.sendMessage(tabId, command, { frameId: check.frameId }).catch(() => undefined)) as
-      | { outcomes?: Record<number, ApplyOutcome> }
-      | undefined;
+    const reply = await ask<{ outcomes?: Record<number, ApplyOutcome> }>(tabId, check.frameId, { type: 'apply-all', items }, APPLY_ANSWER_MS * items.length);
     // Items without an outcome were not tried (an earlier one was refused): they stay pending.
-    for (const { index, replacement } of items) await settle(index, reply ? reply.outcomes?.[index] : 'no-rewrite', replacement);
+    for (const { index, replacement } of items) {
+      await settle(index, reply === 'timeout' ? 'timeout' : reply ? reply.outcomes?.[index] : 'no-rewrite', replacement);
+    }
     setEditing(undefined);
   };
 

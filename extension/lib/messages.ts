@@ -71,9 +71,11 @@ export type CheckReply = { ok: true; response: unknown; suggestions?: Suggestion
 /**
  * `applied`: read back in the editor. `withdrawn`: the sentence changed since the rewrite.
  * `refused`: the editor did not take the change; nothing changed and the sentence is selected.
+ * `reverted`: the editor turned the suggestion into something else; that was rolled back, the text is as before.
+ * `timeout`: the editor did not settle in time (a background tab draws nothing); the text is as before.
  * `unexpected`: the editor changed the text differently and it could not be rolled back.
  */
-export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'unexpected';
+export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'reverted' | 'timeout' | 'unexpected';
 
 interface SenderLike {
   id?: string;

@@ -35,7 +35,7 @@ const tinymceFrame = (page: Page) => page.frames().find((frame) => frame !== pag
 const EDITORS: EditorCase[] = [
   { name: 'Slate', page: 'slate', frame: main, root: '[data-slate-editor]', undoes: true },
   { name: 'CKEditor 5', page: 'ckeditor', frame: main, root: '.ck-editor__editable', undoes: true },
-  { name: 'TinyMCE', page: 'tinymce', frame: tinymceFrame, root: 'body#tinymce', undoes: false },
+  { name: 'TinyMCE', page: 'tinymce', frame: tinymceFrame, root: 'body#tinymce', undoes: true },
 ];
 
 const modelText = (page: Page) => page.evaluate(() => (window as unknown as { editorText(): string }).editorText());
@@ -63,10 +63,10 @@ async function humanize(page: Page, frame: Frame, stack: Stack): Promise<Page> {
   return stack.openSidePanel(page);
 }
 
-async function undo(page: Page, frame: Frame, editor: Pick<EditorCase, 'root'>): Promise<void> {
+async function undo(page: Page, frame: Frame, editor: Pick<EditorCase, 'root'>, keys = 'Control+z'): Promise<void> {
   await page.bringToFront();
   await frame.locator(editor.root).focus();
-  await page.keyboard.press('Control+z');
+  await page.keyboard.press(keys);
 }
 
 /** Counts the undo steps that take Accept all back, and holds the panel's note to them. */
@@ -143,6 +143,14 @@ for (const editor of EDITORS) {
         return;
       }
       await expect.poll(() => modelText(page)).toBe(before);
+      // Redo brings the accepted sentence back, and undo takes it away again, in one step each.
+      const redoKeys = editor.name === 'Slate' ? ['Control+Shift+z'] : ['Control+Shift+z', 'Control+y'];
+      for (const keys of redoKeys) {
+        await undo(page, frame, editor, keys);
+        await expect.poll(() => modelText(page)).toBe(before.replace(ORIGINAL, SUGGESTION));
+        await undo(page, frame, editor);
+        await expect.poll(() => modelText(page)).toBe(before);
+      }
       await panel.close();
 
       // Accept all, on a fresh rewrite of the whole text (undo may leave the sentence selected).

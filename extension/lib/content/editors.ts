@@ -6,8 +6,11 @@ import type { CaptureOptions } from './dom-text.ts';
  * panel's wording agree. Root markers follow the editors' own documented DOM.
  */
 
-/** Ways to put text over the selected range, tried in a family's order (see apply.ts). */
-export type Strategy = 'beforeinput' | 'execCommand' | 'paste';
+/**
+ * Ways to put text over the selected range, tried in a family's order (see apply.ts).
+ * `editor-api`: the editor's own API, run in the page's world (lib/page/bridge.ts).
+ */
+export type Strategy = 'editor-api' | 'beforeinput' | 'execCommand' | 'paste';
 
 export interface EditorFamily {
   name: string;
@@ -17,6 +20,8 @@ export interface EditorFamily {
   strategies: Strategy[];
   /** What undo does after an accepted suggestion, as tested (README, "Editors"). */
   undo: UndoBehaviour;
+  /** What undo does when the page-world script cannot reach the editor's API (`editor-api` families). */
+  undoWithoutApi?: UndoBehaviour;
 }
 
 export interface UndoBehaviour {
@@ -43,10 +48,16 @@ export const FAMILIES: EditorFamily[] = [
   { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'one' } },
   { name: 'CodeMirror', matches: inside('.cm-content'), capture: { lines: true }, strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
-  // TinyMCE keeps its own undo levels and records none for an `insertText` edit (measured): its
-  // undo does not bring an accepted sentence back. Reaching its undo manager would need a script
-  // in the page's world; not built yet (README, "Editors").
-  { name: 'TinyMCE', matches: inside('.mce-content-body'), strategies: DEFAULT, undo: { acceptIsOneStep: false, acceptAll: 'each' } },
+  // TinyMCE keeps its own undo levels and records none for an edit through the browser's input
+  // pipeline (measured): through its API (an undo transaction in the page's world) an accept is
+  // one of its undo steps. Without the API (a page the page-world script cannot reach) it is not.
+  {
+    name: 'TinyMCE',
+    matches: inside('.mce-content-body'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+    undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
+  },
 ];
 
 export const CONTENTEDITABLE: EditorFamily = {

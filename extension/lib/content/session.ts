@@ -3,6 +3,7 @@ import { countWords } from '@redline/shared/text';
 import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
 import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
+import { askPage } from '../page/bridge.ts';
 import { applyVerified, selectText } from './apply.ts';
 import { Card } from './card.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
@@ -108,7 +109,7 @@ export class PageSession {
       words,
       ...(product === 'detector' ? { version: settings.defaultVersion } : {}),
       ...(product === 'humanizer' ? { model: settings.defaultModel } : {}),
-      editor: { name: target.family.name, ...target.family.undo },
+      editor: { name: target.family.name, ...undoOf(target) },
     };
     let reply: CheckReply;
     try {
@@ -336,7 +337,7 @@ export class PageSession {
       for (const item of [...found].reverse()) {
         outcomes[item.index] = await this.apply(item.index, item.replacement);
         // After a change the editor would not take, the rest stay pending rather than pile up.
-        if (outcomes[item.index] === 'refused' || outcomes[item.index] === 'unexpected') break;
+        if (outcomes[item.index] !== 'applied' && outcomes[item.index] !== 'withdrawn') break;
       }
     }
     return outcomes;
@@ -393,6 +394,12 @@ export class PageSession {
   #dismiss() {
     return { label: 'Dismiss', run: () => this.#toast.hide() };
   }
+}
+
+/** What undo keeps of an accept in this target's editor: for an API-driven family, whether the page-world script reaches its API. */
+function undoOf(target: Target) {
+  const family = target.family;
+  return family.undoWithoutApi && !askPage(target.element, { op: 'probe' }) ? family.undoWithoutApi : family.undo;
 }
 
 function hostOf(link: string | undefined): string {

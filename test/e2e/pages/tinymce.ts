@@ -18,8 +18,8 @@ const [editor] = await tinymce.init({
 editor!.setContent(`<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`);
 editor!.undoManager.clear();
 Object.assign(window, {
-  // The document as TinyMCE holds it, one line per paragraph.
-  editorText: () => [...editor!.getBody().children].map((block) => block.textContent).join('\n'),
+  // The document as TinyMCE serializes it (what a form submits), one line per paragraph.
+  editorText: () => [...new DOMParser().parseFromString(editor!.getContent(), 'text/html').body.children].map((block) => block.textContent).join('\n'),
   refuseEdits: () => editor!.mode.set('readonly'),
   allowEdits: () => editor!.mode.set('design'),
 });

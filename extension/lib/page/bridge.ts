@@ -1,0 +1,33 @@
+/**
+ * The content script's line to the page's own world (entrypoints/editor-api.content.ts), where
+ * editor instances and their undo managers live (TinyMCE `tinymce.get()`). A request is a
+ * cancelable event on the editor root with a JSON string as detail (only primitives cross
+ * between worlds); the page-world script cancels it when an editor API did the work. The page
+ * sees the request, as it sees any edit to its own document; no reply is trusted without the
+ * read-back in apply.ts.
+ */
+export const PAGE_API_EVENT = 'redline:editor-api';
+
+export type PageRequest =
+  /** Whether an editor API is reachable for this root. */
+  | { op: 'probe' }
+  /** Put text over the document selection, as one undo step of the editor. */
+  | { op: 'insert'; text: string }
+  /** Undo the editor's last step (the insert just made). */
+  | { op: 'undo' };
+
+/** True when the page-world script handled the request through an editor API. */
+export function askPage(root: HTMLElement, request: PageRequest): boolean {
+  if (dispatch(root, request)) return true;
+  // A frame whose document the editor wrote itself (TinyMCE's iframe) lost the page-world
+  // listener with it (document.open erases listeners): ask at the frame's element, in the parent.
+  // (Not `instanceof Element`: the frame's element belongs to the parent's window.)
+  const frame = root.ownerDocument.defaultView?.frameElement;
+  return frame?.nodeType === Node.ELEMENT_NODE ? dispatch(frame, request) : false;
+}
+
+function dispatch(target: Element, request: PageRequest): boolean {
+  const event = new CustomEvent(PAGE_API_EVENT, { detail: JSON.stringify(request), bubbles: true, cancelable: true, composed: true });
+  target.dispatchEvent(event);
+  return event.defaultPrevented;
+}
