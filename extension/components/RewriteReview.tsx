@@ -32,7 +32,7 @@ export interface RewriteReviewProps {
  * The page answers an apply within its own time limit (apply.ts); this one covers a page that
  * cannot answer at all (a frozen or discarded tab), so an accept never waits forever.
  */
-const APPLY_ANSWER_MS = 20_000;
+const APPLY_ANSWER_MS = 12_000;
 
 function ask<T>(tabId: number, frameId: number, command: ContentCommand, ms: number): Promise<T | 'timeout' | undefined> {
   return Promise.race([
@@ -42,7 +42,8 @@ function ask<T>(tabId: number, frameId: number, command: ContentCommand, ms: num
 }
 
 const apply = async (tabId: number, frameId: number, index: number, replacement: string): Promise<{ outcome: ApplyOutcome; strategy?: string }> => {
-  const reply = await ask<{ outcome?: ApplyOutcome; strategy?: string }>(tabId, frameId, { type: 'apply', index, replacement }, APPLY_ANSWER_MS);
+  const deadline = Date.now() + APPLY_ANSWER_MS;
+  const reply = await ask<{ outcome?: ApplyOutcome; strategy?: string }>(tabId, frameId, { type: 'apply', index, replacement, deadline }, APPLY_ANSWER_MS);
   if (reply === 'timeout') return { outcome: 'timeout' };
   return { outcome: reply?.outcome ?? 'no-rewrite', strategy: reply?.strategy };
 };
@@ -114,7 +115,8 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
     const items = suggestions
       .filter((suggestion) => decisionOf(suggestion) === 'pending')
       .map((suggestion) => ({ index: suggestion.index, replacement: edits[suggestion.index] ?? suggestion.suggestion }));
-    const reply = await ask<{ outcomes?: Record<number, ApplyOutcome> }>(tabId, check.frameId, { type: 'apply-all', items }, APPLY_ANSWER_MS * items.length);
+    const wait = APPLY_ANSWER_MS * items.length;
+    const reply = await ask<{ outcomes?: Record<number, ApplyOutcome> }>(tabId, check.frameId, { type: 'apply-all', items, deadline: Date.now() + wait }, wait);
     // Items without an outcome were not tried (an earlier one was refused): they stay pending.
     for (const { index, replacement } of items) {
       await settle(index, reply === 'timeout' ? 'timeout' : reply ? reply.outcomes?.[index] : 'no-rewrite', replacement);

@@ -36,9 +36,10 @@ export const ContentCommand = z.union([
   z.object({ type: z.literal('run'), product: PRODUCT, targeted: z.optional(z.boolean()) }),
   z.object({ type: z.literal('reveal'), product: PRODUCT, index: z.number() }),
   /** Put an accepted (possibly edited) suggestion of the last rewrite into the editor. */
-  z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string() }),
+  /** `deadline` (epoch ms): when the panel stops waiting; a page that gets the command later (a frozen tab) changes nothing. */
+  z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string(), deadline: z.optional(z.number()) }),
   /** Accept all: the pending suggestions at once. */
-  z.object({ type: z.literal('apply-all'), items: z.array(z.object({ index: z.number(), replacement: z.string() })) }),
+  z.object({ type: z.literal('apply-all'), items: z.array(z.object({ index: z.number(), replacement: z.string() })), deadline: z.optional(z.number()) }),
   z.object({ type: z.literal('ping') }),
 ]);
 export type ContentCommand = z.infer<typeof ContentCommand>;

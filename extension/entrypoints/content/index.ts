@@ -65,9 +65,9 @@ export default defineContentScript({
         case 'reveal':
           return Promise.resolve({ ok: session.reveal(command.product, command.index) });
         case 'apply':
-          return session.apply(command.index, command.replacement).then((outcome) => ({ ok: outcome === 'applied', outcome, strategy: session!.lastStrategy }));
+          return session.apply(command.index, command.replacement, command.deadline).then((outcome) => ({ ok: outcome === 'applied', outcome, strategy: session!.lastStrategy }));
         case 'apply-all':
-          return session.applyAll(command.items).then((outcomes) => ({ ok: true, outcomes }));
+          return session.applyAll(command.items, command.deadline).then((outcomes) => ({ ok: true, outcomes }));
         case 'ping':
           return window === window.top ? Promise.resolve({ ok: true, url: location.href }) : undefined;
       }

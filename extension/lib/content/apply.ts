@@ -31,7 +31,7 @@ export interface ApplyLimits {
   frameMs: number;
 }
 
-const LIMITS: ApplyLimits = { budgetMs: 6000, frameMs: 1500 };
+export const APPLY_LIMITS: ApplyLimits = { budgetMs: 6000, frameMs: 1500 };
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Spaces an editor writes as no-break spaces (contenteditable does at the ends of runs). */
@@ -51,7 +51,7 @@ export async function applyVerified(
   end: number,
   original: string,
   replacement: string,
-  limits: ApplyLimits = LIMITS,
+  limits: ApplyLimits = APPLY_LIMITS,
 ): Promise<ApplyResult> {
   const before = target.readText();
   if (before.slice(start, end) !== original) return { status: 'stale' };

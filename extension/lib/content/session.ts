@@ -4,7 +4,7 @@ import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } 
 import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
 import { askPage } from '../page/bridge.ts';
-import { applyVerified, selectText } from './apply.ts';
+import { APPLY_LIMITS, applyVerified, selectText, type ApplyLimits } from './apply.ts';
 import { Card } from './card.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
 import { liveText, type LiveDomText, type LiveText } from './live-text.ts';
@@ -279,20 +279,22 @@ export class PageSession {
   }
 
   /** From the side panel: put an accepted suggestion in place of its original sentence(s), verified by reading it back. */
-  async apply(index: number, replacement: string): Promise<ApplyOutcome> {
+  async apply(index: number, replacement: string, deadline?: number): Promise<ApplyOutcome> {
+    const limits = limitsBefore(deadline);
+    if (!limits) return 'timeout';
     this.#resync();
     const tracked = this.#tracked.get('humanizer');
     if (!tracked) return 'no-rewrite';
     const span = tracked.spans.find((candidate) => candidate.index === index);
     if (!span) return 'withdrawn';
-    return this.#applyRange(tracked, span.start, span.end, replacement);
+    return this.#applyRange(tracked, span.start, span.end, replacement, limits);
   }
 
-  async #applyRange(tracked: Tracked, start: number, end: number, replacement: string): Promise<ApplyOutcome> {
+  async #applyRange(tracked: Tracked, start: number, end: number, replacement: string, limits: ApplyLimits): Promise<ApplyOutcome> {
     this.#applying = true;
     let result: Awaited<ReturnType<typeof applyVerified>>;
     try {
-      result = await applyVerified(tracked.target, start, end, tracked.text.slice(start, end), replacement);
+      result = await applyVerified(tracked.target, start, end, tracked.text.slice(start, end), replacement, limits);
     } finally {
       this.#applying = false;
     }
@@ -307,10 +309,15 @@ export class PageSession {
    * original. In rich editors each suggestion is its own verified edit, last first, so that
    * formatting between suggestions is left alone.
    */
-  async applyAll(items: { index: number; replacement: string }[]): Promise<Record<number, ApplyOutcome>> {
+  async applyAll(items: { index: number; replacement: string }[], deadline?: number): Promise<Record<number, ApplyOutcome>> {
+    const outcomes: Record<number, ApplyOutcome> = {};
+    const limits = limitsBefore(deadline);
+    if (!limits) {
+      for (const item of items) outcomes[item.index] = 'timeout';
+      return outcomes;
+    }
     this.#resync();
     const tracked = this.#tracked.get('humanizer');
-    const outcomes: Record<number, ApplyOutcome> = {};
     if (!tracked) {
       for (const item of items) outcomes[item.index] = 'no-rewrite';
       return outcomes;
@@ -331,11 +338,11 @@ export class PageSession {
         const next = found[position + 1];
         if (next) combined += text.slice(item.span.end, next.span.start);
       });
-      const outcome = await this.#applyRange(tracked, found[0]!.span.start, found.at(-1)!.span.end, combined);
+      const outcome = await this.#applyRange(tracked, found[0]!.span.start, found.at(-1)!.span.end, combined, limits);
       for (const item of found) outcomes[item.index] = outcome;
     } else {
       for (const item of [...found].reverse()) {
-        outcomes[item.index] = await this.apply(item.index, item.replacement);
+        outcomes[item.index] = await this.apply(item.index, item.replacement, deadline);
         // After a change the editor would not take, the rest stay pending rather than pile up.
         if (outcomes[item.index] !== 'applied' && outcomes[item.index] !== 'withdrawn') break;
       }
@@ -394,6 +401,17 @@ export class PageSession {
   #dismiss() {
     return { label: 'Dismiss', run: () => this.#toast.hide() };
   }
+}
+
+/**
+ * The time an apply may take, so that it ends (rolled back if need be) before the panel stops
+ * waiting; undefined when that is too soon to start (the command arrived late: a frozen tab).
+ */
+function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
+  if (deadline === undefined) return APPLY_LIMITS;
+  // Left for the frame probe, a rollback and the answer's way back.
+  const budgetMs = Math.min(APPLY_LIMITS.budgetMs, deadline - Date.now() - APPLY_LIMITS.frameMs - 3000);
+  return budgetMs >= 1000 ? { ...APPLY_LIMITS, budgetMs } : undefined;
 }
 
 /** What undo keeps of an accept in this target's editor: for an API-driven family, whether the page-world script reaches its API. */

@@ -65,7 +65,7 @@ export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): Fiel
   };
 }
 
-function domTarget(kind: 'editor' | 'selection', root: HTMLElement, bounds?: Range): DomTarget {
+export function domTarget(kind: 'editor' | 'selection', root: HTMLElement, bounds?: Range): DomTarget {
   const family = familyOf(root);
   return {
     kind,

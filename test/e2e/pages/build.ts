@@ -29,6 +29,8 @@ const PAGES: Record<string, string> = {
   ckeditor: '<h1>CKEditor 5</h1><div id="editor"></div>',
   tinymce: '<h1>TinyMCE (classic, iframe)</h1><textarea id="editor"></textarea>',
   stubborn: '<h1>An editor that ignores synthetic edits</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  meddler: '<h1>An editor that rewrites an edit after it went in</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  pasteonly: '<h1>An editor that takes text only from paste</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   shadow: '<h1>Editors in shadow roots</h1><x-editor id="open"></x-editor><x-editor id="closed"></x-editor>',
   unreachable: '<h1>A frame without the extension</h1>',
 };

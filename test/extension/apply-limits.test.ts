@@ -1,0 +1,64 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyVerified } from '../../extension/lib/content/apply.ts';
+import { domTarget } from '../../extension/lib/content/target.ts';
+
+/**
+ * A page that draws no frames (a tab in the background: requestAnimationFrame never calls
+ * back) gets no edit at all: an editor there could take it and render it only later, after the
+ * panel was told otherwise. The e2e suite cannot hide a tab in headless Chromium (every page
+ * stays visible), so the frame clock is stopped here instead.
+ */
+const ORIGINAL = 'The first sentence is long enough.';
+const REPLACEMENT = 'A rewritten first sentence.';
+
+function editor(): { root: HTMLElement; attempts: string[] } {
+  document.body.innerHTML = `<div contenteditable="true"><p>${ORIGINAL} The second one stays.</p></div>`;
+  const root = document.querySelector<HTMLElement>('[contenteditable]')!;
+  const attempts: string[] = [];
+  // An editor that takes beforeinput and renders from its model, as Slate or Lexical do.
+  root.addEventListener('beforeinput', (event) => {
+    attempts.push(event.inputType);
+    const paragraph = root.querySelector('p')!;
+    paragraph.textContent = paragraph.textContent!.replace(ORIGINAL, (event as InputEvent).data ?? '');
+    event.preventDefault();
+  });
+  root.addEventListener('paste', () => attempts.push('paste'));
+  return { root, attempts };
+}
+
+// happy-dom has no StaticRange constructor (browsers do): the fields the event carries are enough here.
+(globalThis as { StaticRange?: unknown }).StaticRange ??= class {
+  constructor(range: AbstractRange) {
+    Object.assign(this, { startContainer: range.startContainer, startOffset: range.startOffset, endContainer: range.endContainer, endOffset: range.endOffset });
+  }
+};
+
+const realFrame = window.requestAnimationFrame;
+afterEach(() => {
+  window.requestAnimationFrame = realFrame;
+});
+
+describe('apply in a page that draws no frames', () => {
+  it('ends in timeout within the frame limit, tries nothing, and leaves the text as it was', async () => {
+    const { root, attempts } = editor();
+    window.requestAnimationFrame = () => 0; // the background tab's frame clock
+    const target = domTarget('editor', root);
+    const before = target.readText();
+    const started = performance.now();
+    const result = await applyVerified(target, 0, ORIGINAL.length, ORIGINAL, REPLACEMENT, { budgetMs: 6000, frameMs: 300 });
+    expect(result).toEqual({ status: 'timeout' });
+    expect(performance.now() - started).toBeLessThan(5000); // bounded by the frame limit, with a wide margin
+    expect(attempts).toEqual([]);
+    expect(target.readText()).toBe(before);
+  });
+
+  it('with frames drawn, the same editor takes the same edit (the limit is what stopped it)', async () => {
+    const { root, attempts } = editor();
+    const target = domTarget('editor', root);
+    const result = await applyVerified(target, 0, ORIGINAL.length, ORIGINAL, REPLACEMENT, { budgetMs: 6000, frameMs: 1500 });
+    expect(result).toEqual({ status: 'applied', strategy: 'beforeinput' });
+    expect(attempts).toEqual(['insertText']);
+    expect(target.readText()).toBe(`${REPLACEMENT} The second one stays.`);
+  });
+});
