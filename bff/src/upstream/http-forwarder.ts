@@ -36,7 +36,7 @@ export interface HttpForwarderOptions {
   baseUrl: string;
   keys: UpstreamKeyring;
   /** Told the remaining words the upstream reports in a quota refusal. */
-  onQuota?: (product: Product, remainingWords: number) => void;
+  onQuota?: (product: Product, remainingWords: number) => Promise<void>;
   retry: RetryPolicy;
   metrics: Metrics;
   logger: Logger;
@@ -141,7 +141,7 @@ export class HttpForwarder implements Forwarder {
       if (response.statusCode === 401) return { kind: 'key_rejected', keyId: key.id };
       const outcome = classify(operation.product, response.statusCode, text, header);
       if (outcome.kind === 'final' && outcome.error.body.code === 'quota_exceeded') {
-        this.options.onQuota?.(operation.product, outcome.error.body.remainingWords!);
+        await this.options.onQuota?.(operation.product, outcome.error.body.remainingWords!);
       }
       if (outcome.kind === 'final' && outcome.error.body.code === 'upstream_invalid_response') {
         this.options.logger.error(
