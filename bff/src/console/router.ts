@@ -71,7 +71,7 @@ const sessionOf = (res: Response) => (res.locals as Locals).console!;
 /**
  * The team console at /console: a static Preact page and its JSON API. It authenticates with a
  * session cookie (never a bearer token), refuses cross-site writes, and works through the
- * ledger's interfaces and members.ts only; it never calls the upstream.
+ * ledger's interfaces and members.ts; it calls the upstream only to test a key (upstream-keys.ts).
  */
 export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAULT_STATIC_DIR, keyring, secretBox }: ConsoleDeps): express.Router {
   const router = express.Router();
