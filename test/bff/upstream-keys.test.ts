@@ -243,6 +243,25 @@ describe('upstream key lifecycle', () => {
   });
 });
 
+it('a restart with another BFF_SECRET_KEY does not fall back to the environment key: checks are refused with the reason', async () => {
+  const { h, admin } = await startWithKeys();
+  await admin.rotateTo('other C', KEY_C);
+  await h.bff.stop();
+  const logs = new LogCapture();
+  const restarted = await startBff(loadConfig({ ...h.env, BFF_SECRET_KEY: Buffer.alloc(32, 9).toString('base64') }), { logDestination: logs });
+  try {
+    const refused = await request(restarted.url, '/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS }, h.token);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('upstream_key_missing');
+    expect(refused.body.error.message).toContain('other C');
+    expect(refused.body.error.message).toContain('BFF_SECRET_KEY');
+    expect(logs.text).toContain('a stored upstream key cannot be decrypted');
+    expect(((await h.control.received()) as unknown[]).length).toBe(2); // only the key test's two requests ever reached the double
+  } finally {
+    await restarted.stop();
+  }
+});
+
 describe('without BFF_SECRET_KEY', () => {
   it('the console refuses to store upstream keys and says why; UPSTREAM_API_KEY keeps working', async () => {
     const { h, admin } = await startWithKeys({});
