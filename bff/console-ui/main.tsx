@@ -7,9 +7,10 @@ import { MyUsage } from './my-usage.tsx';
 import { Sessions } from './sessions.tsx';
 import { SignIn } from './sign-in.tsx';
 import { message, type Me } from './ui.tsx';
+import { UpstreamKey } from './upstream-key.tsx';
 import { Usage } from './usage.tsx';
 
-const PAGES = { members: 'Members', usage: 'Usage', sessions: 'Sessions', audit: 'Audit log' } as const;
+const PAGES = { members: 'Members', usage: 'Usage', keys: 'Upstream key', sessions: 'Sessions', audit: 'Audit log' } as const;
 type Page = keyof typeof PAGES;
 
 function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
@@ -37,6 +38,7 @@ function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
           <main>
             {page === 'members' && <Members me={me} />}
             {page === 'usage' && <Usage />}
+            {page === 'keys' && <UpstreamKey />}
             {page === 'sessions' && <Sessions />}
             {page === 'audit' && <Audit />}
           </main>

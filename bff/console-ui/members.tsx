@@ -40,12 +40,53 @@ function BudgetEditor({ member, onSaved }: { member: any; onSaved: (text: string
   );
 }
 
+function RateLimitEditor({ member, defaultLimit, windowSeconds, onSaved }: { member: any; defaultLimit: number; windowSeconds: number; onSaved: (text: string) => void }) {
+  const [value, setValue] = useState(member.rateLimit?.toString() ?? '');
+  return (
+    <form
+      class="budgets"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        try {
+          await api(`/members/${member.id}/rate-limit`, { requests: value === '' ? null : Number(value) });
+          onSaved(`Rate limit of ${member.name} saved.`);
+        } catch (failure) {
+          onSaved(message(failure));
+        }
+      }}
+    >
+      <label>
+        requests / {windowSeconds} s
+        <input
+          type="number"
+          min="1"
+          placeholder={`default ${defaultLimit}`}
+          value={value}
+          aria-label={`rate limit for ${member.name}`}
+          onInput={(event) => setValue(event.currentTarget.value)}
+        />
+      </label>
+      <button type="submit" aria-label={`Save rate limit for ${member.name}`}>
+        Save limit
+      </button>
+    </form>
+  );
+}
+
 export function Members({ me }: { me: Me }) {
   const [members, setMembers] = useState<any[]>([]);
+  const [limits, setLimits] = useState({ defaultRateLimit: 0, rateWindowSeconds: 60 });
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [status, setStatus] = useState('');
-  const load = () => api('/members').then((answer) => setMembers(answer.members), (failure) => setStatus(message(failure)));
+  const load = () =>
+    api('/members').then(
+      (answer) => {
+        setMembers(answer.members);
+        setLimits({ defaultRateLimit: answer.defaultRateLimit, rateWindowSeconds: answer.rateWindowSeconds });
+      },
+      (failure) => setStatus(message(failure)),
+    );
   useEffect(() => void load(), []);
   const act = async (work: () => Promise<void>) => {
     try {
@@ -110,6 +151,12 @@ export function Members({ me }: { me: Me }) {
                 {!member.revokedAt && (
                   <div class="actions">
                     <BudgetEditor member={member} onSaved={(text) => act(async () => setStatus(text))} />
+                    <RateLimitEditor
+                      member={member}
+                      defaultLimit={limits.defaultRateLimit}
+                      windowSeconds={limits.rateWindowSeconds}
+                      onSaved={(text) => act(async () => setStatus(text))}
+                    />
                     <button
                       type="button"
                       onClick={() =>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { UsageChart } from './chart.tsx';
-import { message, PRODUCTS, Status } from './ui.tsx';
+import { message, PRODUCTS, Status, when } from './ui.tsx';
 
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -34,6 +34,29 @@ export function Usage() {
       <Status text={status} kind="error" />
       {report && (
         <>
+          <h3>Upstream words remaining</h3>
+          {report.upstreamQuotas.length === 0 ? (
+            <p class="hint">The upstream has not reported its remaining words yet (it does so when a check is refused for lack of words).</p>
+          ) : (
+            <table aria-label="Upstream words remaining">
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col">Words remaining (last reported)</th>
+                  <th scope="col">Seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.upstreamQuotas.map((quota: any) => (
+                  <tr key={quota.product}>
+                    <th scope="row">{quota.product}</th>
+                    <td>{quota.remainingWords}</td>
+                    <td>{when(quota.seenAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
           <h3>Per day ({report.from} to {report.to})</h3>
           <UsageChart days={report.days} />
           <h3>Per member</h3>

@@ -25,6 +25,8 @@ const Env = z.object({
   UPSTREAM_BASE_URL: z.url({ protocol: /^https?$/, error: 'UPSTREAM_BASE_URL must be an http(s) URL' }).optional(),
   UPSTREAM_API_KEY: z.string().min(1).optional(),
   UPSTREAM_API_KEY_FILE: z.string().min(1).optional(),
+  BFF_SECRET_KEY: z.string().min(1).optional(),
+  BFF_SECRET_KEY_FILE: z.string().min(1).optional(),
   BFF_OFFLINE_SOURCES_DIR: z.string().optional(),
   BFF_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'BFF_DATABASE_URL must be a postgres:// URL').optional(),
   BFF_DATABASE_POOL_SIZE: positiveInt(10),
@@ -90,8 +92,13 @@ export interface BffConfig {
   /** Redis for state shared by instances (rate limits); per-instance state when absent. */
   redisUrl?: string;
   allowedOrigins: string[];
-  /** Absent in offline mode. */
-  upstream?: { baseUrl: string; apiKey: string };
+  /**
+   * Absent in offline mode. `apiKey` is the environment's key (UPSTREAM_API_KEY[_FILE]); keys
+   * activated in the console take its place (upstream/keyring.ts).
+   */
+  upstream?: { baseUrl: string; apiKey?: string | undefined };
+  /** The AES-256-GCM key that encrypts upstream keys stored by the console; without it the console stores none. */
+  secretKey?: Buffer;
   offlineSourcesDir?: string;
   maxDocumentCharacters: number;
   maxBodyBytes: number;
@@ -124,6 +131,29 @@ export class ConfigError extends Error {}
  */
 export const bodyBytesFor = (characters: number) => characters * 12 + 64 * 1024;
 
+/** Reads a secret from the environment or from a file named by `<name>_FILE` (a mounted secret). */
+function secretFrom(value: string | undefined, file: string | undefined, name: string): string | undefined {
+  if (value && file) throw new ConfigError(`Set ${name} or ${name}_FILE, not both.`);
+  if (!file) return value;
+  let read: string;
+  try {
+    read = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${name}_FILE (${file}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+  if (!read) throw new ConfigError(`${name}_FILE (${file}) is empty.`);
+  return read;
+}
+
+/** BFF_SECRET_KEY: 32 random bytes, as 64 hex digits or base64 (`openssl rand -base64 32`). */
+export function parseSecretKey(text: string): Buffer {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+  if (!bytes || bytes.length !== 32) {
+    throw new ConfigError('BFF_SECRET_KEY must be 32 random bytes written as base64 (44 characters) or hex (64 digits). Make one with: openssl rand -base64 32');
+  }
+  return bytes;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
@@ -131,24 +161,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.UPSTREAM_API_KEY && e.UPSTREAM_API_KEY_FILE) {
-    throw new ConfigError('Set UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE, not both.');
-  }
-  let apiKey = e.UPSTREAM_API_KEY;
-  if (e.UPSTREAM_API_KEY_FILE) {
-    try {
-      apiKey = readFileSync(e.UPSTREAM_API_KEY_FILE, 'utf8').trim();
-    } catch (error) {
-      throw new ConfigError(`Cannot read UPSTREAM_API_KEY_FILE (${e.UPSTREAM_API_KEY_FILE}): ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
-    }
-    if (!apiKey) throw new ConfigError(`UPSTREAM_API_KEY_FILE (${e.UPSTREAM_API_KEY_FILE}) is empty.`);
-  }
+  const apiKey = secretFrom(e.UPSTREAM_API_KEY, e.UPSTREAM_API_KEY_FILE, 'UPSTREAM_API_KEY');
+  const secretText = secretFrom(e.BFF_SECRET_KEY, e.BFF_SECRET_KEY_FILE, 'BFF_SECRET_KEY');
+  const secretKey = secretText === undefined ? undefined : parseSecretKey(secretText);
   if (e.BFF_HEADERS_TIMEOUT_MS > e.BFF_BODY_TIMEOUT_MS) {
     throw new ConfigError('BFF_HEADERS_TIMEOUT_MS must not be longer than BFF_BODY_TIMEOUT_MS (the body timeout covers the headers too).');
   }
   if (apiKey && !e.UPSTREAM_BASE_URL) throw new ConfigError('An upstream API key is set but UPSTREAM_BASE_URL is not.');
-  if (e.UPSTREAM_BASE_URL && !apiKey) {
-    throw new ConfigError('UPSTREAM_BASE_URL is set but no API key: set UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE (or unset UPSTREAM_BASE_URL for offline mode).');
+  if (e.UPSTREAM_BASE_URL && !apiKey && !secretKey) {
+    throw new ConfigError(
+      'UPSTREAM_BASE_URL is set but no API key: set UPSTREAM_API_KEY or UPSTREAM_API_KEY_FILE, or set BFF_SECRET_KEY to add the key in the console (or unset UPSTREAM_BASE_URL for offline mode).',
+    );
   }
   return {
     host: e.BFF_HOST,
@@ -160,7 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     databasePoolSize: e.BFF_DATABASE_POOL_SIZE,
     redisUrl: e.BFF_REDIS_URL,
     allowedOrigins: e.BFF_ALLOWED_ORIGINS,
-    upstream: apiKey && e.UPSTREAM_BASE_URL ? { baseUrl: e.UPSTREAM_BASE_URL.replace(/\/+$/, ''), apiKey } : undefined,
+    upstream: e.UPSTREAM_BASE_URL ? { baseUrl: e.UPSTREAM_BASE_URL.replace(/\/+$/, ''), apiKey } : undefined,
+    ...(secretKey ? { secretKey } : {}),
     offlineSourcesDir: e.BFF_OFFLINE_SOURCES_DIR,
     maxDocumentCharacters: e.BFF_MAX_DOCUMENT_CHARACTERS,
     maxBodyBytes: e.BFF_MAX_BODY_BYTES ?? bodyBytesFor(e.BFF_MAX_DOCUMENT_CHARACTERS),

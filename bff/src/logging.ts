@@ -21,6 +21,12 @@ export const REDACTED_PATHS = [
   '*.headers["x-api-key"]',
   'humanized_text',
   '*.humanized_text',
+  'key',
+  '*.key',
+  'value',
+  '*.value',
+  'ciphertext',
+  '*.ciphertext',
 ];
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {

@@ -5,7 +5,8 @@ import type { BffConfig } from './config.ts';
 import { createApp } from './http/app.ts';
 import { createMemberRateLimiter } from './http/rate-limit.ts';
 import { createMemberAuthenticator } from './member-cache.ts';
-import { createLogger, type Logger } from './logging.ts';
+import type { Product } from '@redline/shared';
+import { createLogger, describeError, type Logger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
 import { OfflineForwarder, loadSourceFolder } from './offline/offline-forwarder.ts';
 import { OperationEngine } from './operations/engine.ts';
@@ -16,6 +17,8 @@ import { ensurePrivateDir } from './storage/private-files.ts';
 import { scheduleRetention } from './storage/retention.ts';
 import type { Forwarder } from './upstream/forwarder.ts';
 import { HttpForwarder } from './upstream/http-forwarder.ts';
+import { UpstreamKeyring } from './upstream/keyring.ts';
+import { SecretBox } from './upstream/secret-box.ts';
 import { UpstreamReadiness, checkUpstream } from './upstream/readiness.ts';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -36,8 +39,12 @@ export interface StartOptions {
   now?: () => number;
 }
 
-function createForwarder(config: BffConfig, deps: { metrics: ReturnType<typeof createMetrics>; logger: Logger }): Forwarder {
-  if (config.upstream) return new HttpForwarder({ ...config.upstream, retry: config.retry, ...deps });
+function createForwarder(
+  config: BffConfig,
+  keyring: UpstreamKeyring | undefined,
+  deps: { metrics: ReturnType<typeof createMetrics>; logger: Logger; onQuota: (product: Product, remainingWords: number) => Promise<void> },
+): Forwarder {
+  if (config.upstream && keyring) return new HttpForwarder({ baseUrl: config.upstream.baseUrl, keys: keyring, retry: config.retry, ...deps });
   return new OfflineForwarder({
     logger: deps.logger,
     corpus: config.offlineSourcesDir ? loadSourceFolder(config.offlineSourcesDir) : undefined,
@@ -78,8 +85,21 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
     onRecovered: () => resumePending(),
   });
   const ledger = guardLedger(rawLedger, monitor);
-  const forwarder = createForwarder(config, { metrics, logger });
+  const secretBox = config.secretKey ? new SecretBox(config.secretKey) : undefined;
+  const keyring = config.upstream
+    ? new UpstreamKeyring({ envKey: config.upstream.apiKey, box: secretBox, store: () => ledger.consoleStore(), databaseUrl: config.databaseUrl, logger })
+    : undefined;
+  // A ledger unavailable now: the keyring re-reads the keys on the next change or poll.
+  await keyring?.start().catch((error: unknown) => logger.error({ error: describeError(error) }, 'could not read the stored upstream keys'));
+  // The last remaining words the upstream reported, for the console's usage page (recorded before the refusal is answered).
+  const onQuota = (product: Product, remainingWords: number) =>
+    ledger
+      .consoleStore()
+      .then((store) => store.recordQuota({ product, remainingWords, seenAt: Date.now() }))
+      .catch((error: unknown) => logger.warn({ error: describeError(error) }, 'could not record the upstream quota'));
+  const forwarder = createForwarder(config, keyring, { metrics, logger, onQuota });
   const engine = new OperationEngine({
+    ...(keyring ? { upstreamKeyId: () => keyring.activeIdOrRefuse() } : {}),
     ledger,
     forwarder,
     metrics,
@@ -91,8 +111,15 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
   await rateLimiter.ready();
   const members = createMemberAuthenticator({ ledger, databaseUrl: config.databaseUrl, logger });
   const upstream = config.upstream;
-  const upstreamReadiness = upstream ? new UpstreamReadiness(() => checkUpstream(upstream), logger) : undefined;
-  const app = createApp({ config, ledger, ledgerHealth: monitor, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, now: options.now });
+  const upstreamReadiness =
+    upstream && keyring
+      ? new UpstreamReadiness(async () => {
+          const key = keyring.active();
+          if (!key) return { ok: false, reason: 'No upstream API key is active: set UPSTREAM_API_KEY, or activate a key on the console\'s Upstream key page.' };
+          return checkUpstream({ baseUrl: upstream.baseUrl, apiKey: key.value });
+        }, logger)
+      : undefined;
+  const app = createApp({ config, ledger, ledgerHealth: monitor, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, keyring, secretBox, now: options.now });
   const resumePending = async () => {
     const resumed = await engine.resumePending();
     if (resumed > 0) logger.info({ resumed }, 'resuming operations left pending');
@@ -129,6 +156,7 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
       server.closeAllConnections();
       await closed;
       await forwarder.close();
+      await keyring?.close();
       await rateLimiter.close();
       await members.close();
       await ledger.close();

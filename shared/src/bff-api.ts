@@ -120,6 +120,7 @@ export const BFF_ERROR_CODES = [
   'usage_recording_unavailable',
   'result_expired',
   'upstream_key_rejected',
+  'upstream_key_missing',
   'upstream_unreachable',
   'upstream_invalid_response',
   'shutting_down',

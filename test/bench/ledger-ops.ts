@@ -62,7 +62,7 @@ countCalls(pg.Client.prototype as unknown as Record<string, unknown>, ['query'])
 const sqliteStatement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<string, unknown>;
 countCalls(sqliteStatement, ['run', 'get', 'all', 'iterate']);
 
-const member: MemberRecord = { id: 'm_bench', name: 'bench', tokenPrefix: 'rl_bench', budgets: {}, role: 'member', createdAt: new Date().toISOString(), revokedAt: null };
+const member: MemberRecord = { id: 'm_bench', name: 'bench', tokenPrefix: 'rl_bench', budgets: {}, role: 'member', rateLimit: null, createdAt: new Date().toISOString(), revokedAt: null };
 
 async function measure(name: string, ledger: Ledger): Promise<void> {
   await ledger.addMember({ id: member.id, name: member.name, tokenHash: 'bench-hash', tokenPrefix: member.tokenPrefix, budgets: {} });

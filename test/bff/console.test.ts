@@ -71,7 +71,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
 
   describe('sessions', () => {
     it('no console API answers without a session', async () => {
-      for (const path of ['/console/api/session', '/console/api/members', '/console/api/audit', '/console/api/usage', '/console/api/sessions']) {
+      for (const path of ['/console/api/session', '/console/api/members', '/console/api/audit', '/console/api/usage', '/console/api/sessions', '/console/api/upstream-keys']) {
         const answer = await browser.send(path);
         expect(answer.status, path).toBe(401);
         expect(answer.body.error.code).toBe('no_session');
@@ -153,6 +153,8 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       const wrong = await browser.send('/console/api/members', { session: admin, csrf: 'A'.repeat(admin.csrf.length), body: { name: 'forged' } });
       expect(wrong.status).toBe(403);
       expect((await h.bff.ledger.listMembers()).map((member) => member.name)).not.toContain('forged');
+      const key = await browser.send('/console/api/upstream-keys', { session: admin, csrf: null, body: { label: 'forged', key: 'forged-upstream-key' } });
+      expect(key.body.error.code).toBe('csrf_refused');
     });
 
     it('a write from another origin is refused even with the token', async () => {
@@ -185,7 +187,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       const own = await browser.send('/console/api/me/usage', { session: member });
       expect(own.status).toBe(200);
       expect(own.body.products.detector).toEqual({ wordsCharged: 0 });
-      for (const path of ['/console/api/members', '/console/api/audit', '/console/api/sessions', '/console/api/usage', '/console/api/usage.csv']) {
+      for (const path of ['/console/api/members', '/console/api/audit', '/console/api/sessions', '/console/api/usage', '/console/api/usage.csv', '/console/api/upstream-keys']) {
         const answer = await browser.send(path, { session: member });
         expect(answer.status, path).toBe(403);
         expect(answer.body.error.code).toBe('forbidden');
@@ -196,6 +198,8 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
         [`/console/api/members/${adminId}/revoke`, {}],
         [`/console/api/members/${await memberId('plain')}/role`, { role: 'admin' }],
         [`/console/api/members/${adminId}/budgets`, { detector: 1 }],
+        [`/console/api/members/${adminId}/rate-limit`, { requests: 1 }],
+        ['/console/api/upstream-keys', { label: 'by-member', key: 'some-upstream-key' }],
       ] as const) {
         const answer = await browser.send(path, { session: member, body });
         expect(answer.status, path).toBe(403);
@@ -361,11 +365,11 @@ describe('the roles migration', () => {
       await createMember(ledger, 'owner');
       await createMember(ledger, 'alice');
       await ledger.close();
-      // Back to the schema before roles: no role column, one version lower.
+      // Back to the schema before roles: no role column (nor the later upstream key and rate limit columns), two versions lower.
       const db = new Database(file);
       const version = db.pragma('user_version', { simple: true }) as number;
-      db.exec('ALTER TABLE members DROP COLUMN role');
-      db.pragma(`user_version = ${version - 1}`);
+      db.exec('ALTER TABLE members DROP COLUMN rate_limit; ALTER TABLE operations DROP COLUMN upstream_key_id; ALTER TABLE members DROP COLUMN role');
+      db.pragma(`user_version = ${version - 2}`);
       db.close();
 
       const migrated = new SqliteLedger(file);

@@ -88,7 +88,8 @@ export interface HarnessOptions {
   /** Run the BFF without an upstream (offline mode). */
   offline?: boolean;
   upstream?: UpstreamDoubleOptions;
-  apiKey?: string;
+  /** The environment's upstream key (UPSTREAM_API_KEY); null: none (the console's keys only). */
+  apiKey?: string | null;
   /** The ledger: the data folder's SQLite file (default), the machine's PostgreSQL in a schema of its own, or a given one. */
   ledger?: Ledger | 'sqlite' | 'postgres';
   /** The BFF's clock for retention. */
@@ -117,7 +118,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     BFF_DATA_DIR: dataDir,
     BFF_LOG_LEVEL: 'info',
     ...FAST_RETRIES,
-    ...(double ? { UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: options.apiKey ?? UPSTREAM_KEY } : {}),
+    ...(double ? { UPSTREAM_BASE_URL: double.url } : {}),
+    ...(double && options.apiKey !== null ? { UPSTREAM_API_KEY: options.apiKey ?? UPSTREAM_KEY } : {}),
     ...options.env,
   };
   const logs = new LogCapture();

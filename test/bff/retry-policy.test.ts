@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter, sleep } from '@redline/bff/upstream/retry';
+import { UpstreamKeyring } from '@redline/bff/upstream/keyring';
 import { HttpForwarder } from '@redline/bff/upstream/http-forwarder';
 import { createMetrics } from '@redline/bff/metrics';
 import { createLogger } from '@redline/bff/logging';
@@ -46,7 +47,7 @@ describe('HttpForwarder', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const forwarder = new HttpForwarder({ baseUrl, apiKey: 'k', retry: { ...policy, deadlineMs: 400, backoffBaseMs: 50 }, metrics: createMetrics(), logger: createLogger('silent', new LogCapture()) });
+    const forwarder = new HttpForwarder({ baseUrl, keys: new UpstreamKeyring({ envKey: 'k', store: () => Promise.reject(new Error('no store')), logger: createLogger('silent', new LogCapture()) }), retry: { ...policy, deadlineMs: 400, backoffBaseMs: 50 }, metrics: createMetrics(), logger: createLogger('silent', new LogCapture()) });
     try {
       const ok = await forwarder.forward({ product: 'humanizer', idempotencyKey: 'our-key-0000', body: '{}' });
       expect(ok).toMatchObject({ ok: true, acceptedKey: 'generated-by-server', acceptedKeySource: 'server-generated' });

@@ -85,6 +85,8 @@ export async function startBff(options: { allowedOrigins?: string; upstreamUrl?:
     BFF_DATA_DIR: dataDir,
     BFF_LOG_LEVEL: 'warn',
     BFF_BACKOFF_BASE_MS: '50',
+    // Lets the console store upstream keys (encrypted under it); a fixed test value.
+    BFF_SECRET_KEY: 'cmVkbGluZS1lMmUtdGVzdC1zZWNyZXQta2V5LTMyYnk=',
     ...(options.allowedOrigins === undefined ? {} : { BFF_ALLOWED_ORIGINS: options.allowedOrigins }),
     ...(options.upstreamUrl ? { UPSTREAM_BASE_URL: options.upstreamUrl, UPSTREAM_API_KEY: 'demo-key-primary' } : {}),
   });

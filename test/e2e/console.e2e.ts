@@ -5,7 +5,8 @@ import { test, expect } from './fixtures.ts';
 // The team console in Debian's Chromium against the real BFF and upstream double: an admin
 // signs in with a one-time link, adds a member and reads its one-time token, sets a budget
 // that refuses the member's next /v1 check, revokes the member (the next /v1 call is
-// refused), and finds all of it in the audit log.
+// refused), and finds all of it in the audit log. Then it rotates the upstream key from the
+// console while checks run.
 
 const TEXT_12_WORDS = 'One two three four five six seven eight nine ten eleven twelve.';
 
@@ -80,4 +81,84 @@ test('console: link sign-in, add member, budget, revoke, audit', async ({ stack,
     await expect(audit.getByRole('rowheader', { name: action, exact: true }).first()).toBeVisible();
   }
   await expect(audit).not.toContainText(token);
+});
+
+test('console: rotate the upstream key while checks run; none fails, none is charged twice; the audit log lists it', async ({ stack, page }) => {
+  const port = new URL(stack.bffUrl).port;
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
+    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: port },
+    encoding: 'utf8',
+  });
+  await page.goto(/(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!);
+  await expect(page.getByText('Signed in as')).toContainText('owner');
+  await page.getByRole('button', { name: 'Upstream key' }).click();
+  await expect(page.getByText('Environment key (UPSTREAM_API_KEY)')).toContainText('in use');
+
+  // Another value of the same upstream account as the BFF's environment key (the double's demo account).
+  const newKey = 'demo-key-secondary';
+  await page.getByLabel('Name').fill('demo secondary');
+  await page.getByLabel('New upstream key').fill(newKey);
+  await page.getByRole('button', { name: 'Store key' }).click();
+  const row = page.locator('tr[data-key="demo secondary"]');
+  await expect(row).toContainText('••••dary');
+  await expect(row).toContainText('prepared');
+  await expect(page.getByLabel('New upstream key')).toHaveValue('');
+  expect(await page.content()).not.toContain(newKey);
+
+  const state = async () => {
+    const answer = (await (await fetch(`${stack.doubleUrl}/__control/state`)).json()) as { accounts: { id: string; charged: { detector: number }; providerRuns: { detector: number } }[] };
+    return answer.accounts.find((account) => account.id === 'demo')!;
+  };
+  const writer = stack.addMember('key-rotation-writer');
+  const before = await state();
+  let running = true;
+  const checks: { status: number; words: number }[] = [];
+  const stream = Promise.all(
+    [0, 1].map(async () => {
+      while (running) {
+        const response = await fetch(`${stack.bffUrl}/v1/detect`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ operationId: randomUUID(), text: TEXT_12_WORDS }),
+        });
+        const body = (await response.json()) as { wordsCharged?: number };
+        checks.push({ status: response.status, words: body.wordsCharged ?? 0 });
+      }
+    }),
+  );
+
+  // The page says what a test may charge before it runs.
+  await expect(page.getByText('Before a test:')).toContainText('charged 3 words');
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toContain('charged 3 words');
+    void dialog.accept();
+  });
+  await row.getByRole('button', { name: 'Test demo secondary' }).click();
+  await expect(row).toContainText('passed');
+  await expect(row).toContainText('same upstream account');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: 'Mark demo secondary saved' }).click();
+  await expect(row).toContainText('saved, not active');
+  await row.getByRole('button', { name: 'Activate demo secondary' }).click();
+  await expect(page.getByText('"demo secondary" is active')).toBeVisible();
+  await expect(row).toContainText('in use');
+  await expect(page.getByText('Environment key (UPSTREAM_API_KEY)')).toContainText('not used while a console key is active');
+  await page.screenshot({ path: 'test-results/console-upstream-key.png', fullPage: true });
+  const countAtActivation = checks.length;
+  await expect.poll(() => checks.length, { timeout: 20_000 }).toBeGreaterThan(countAtActivation + 4);
+  running = false;
+  await stream;
+
+  expect(checks.filter((check) => check.status !== 200)).toEqual([]);
+  const after = await state();
+  // Every check ran once and was charged once; the test's request charged 3 words, its account probe nothing.
+  expect(after.providerRuns.detector - before.providerRuns.detector).toBe(checks.length + 1);
+  expect(after.charged.detector - before.charged.detector).toBe(checks.reduce((sum, check) => sum + check.words, 0) + 3);
+
+  await page.getByRole('button', { name: 'Audit log' }).click();
+  const audit = page.getByRole('table');
+  for (const action of ['upstream_key_added', 'upstream_key_tested', 'upstream_key_saved', 'upstream_key_activated']) {
+    await expect(audit.getByRole('rowheader', { name: action, exact: true }).first()).toBeVisible();
+  }
+  expect(await page.content()).not.toContain(newKey);
 });

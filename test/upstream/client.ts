@@ -67,6 +67,7 @@ export function upstreamControl(baseUrl: string) {
     clearFaults: () => send('DELETE', '/faults'),
     advanceClock: (advanceMs: number) => send('POST', '/clock', { advanceMs }),
     setBalances: (id: string, balances: Partial<Record<Product, number>>) => send('PUT', `/accounts/${id}/balances`, balances),
+    changeKeys: (id: string, change: { add?: string[]; remove?: string[] }) => send('POST', `/accounts/${id}/keys`, change),
     reset: () => send('POST', '/reset'),
   };
 }

@@ -5,6 +5,7 @@ import { FaultRequest } from './faults.ts';
 import type { UpstreamDouble } from './app.ts';
 
 const ClockAdvance = z.object({ advanceMs: z.number().int().nonnegative() });
+const KeyChange = z.object({ add: z.array(z.string().min(1)).optional(), remove: z.array(z.string().min(1)).optional() }).strict();
 const BalanceUpdate = z.partialRecord(z.enum(PRODUCTS), z.number().int().nonnegative());
 
 /** Test-mode control of the double: faults, clock, balances, and what was charged. */
@@ -56,6 +57,20 @@ export function controlRouter(double: UpstreamDouble): Router {
     if (!parsed.success) return void res.status(400).json({ detail: z.prettifyError(parsed.error) });
     Object.assign(account.balances, parsed.data);
     res.json({ balances: account.balances });
+  });
+
+  // The dashboard's key activation: new values start working, replaced ones stop, at once.
+  router.post('/accounts/:id/keys', (req, res) => {
+    const account = double.ledger.account(req.params.id);
+    if (!account) return void res.status(404).json({ detail: `No account ${req.params.id}.` });
+    const parsed = KeyChange.safeParse(req.body);
+    if (!parsed.success) return void res.status(400).json({ detail: z.prettifyError(parsed.error) });
+    try {
+      double.ledger.changeKeys(account, parsed.data);
+    } catch (error) {
+      return void res.status(409).json({ detail: (error as Error).message });
+    }
+    res.json({ keys: account.keys.length });
   });
 
   router.post('/reset', (_req, res) => {

@@ -193,4 +193,17 @@ describe('idempotency rules (4.2)', () => {
     expect((await control.account('demo')).charged.detector).toBe(words);
     expect((await control.account('detector-only')).charged.detector).toBe(words);
   });
+
+  it('activating a replacement (3.1): the new value works at once with the account\'s records and balances, the retired value gets 401', async () => {
+    const key = freshKey();
+    const first = await detect(key);
+    await control.changeKeys('demo', { add: ['demo-key-replacement'], remove: [apiKey] });
+    expect((await detect(freshKey())).status).toBe(401);
+    const replayed = await callUpstream(double.url, 'detector', { apiKey: 'demo-key-replacement', idempotencyKey: key, body: { text: MIXED_TEXT, version: 'v3' } });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body).toEqual(first.body);
+    expect(await control.account('demo')).toMatchObject({ charged: { detector: words }, providerRuns: { detector: 1 } });
+    // A value of another account cannot be given to this one.
+    await expect(control.changeKeys('demo', { add: ['demo-key-detector-only'] })).rejects.toThrow(/409/);
+  });
 });

@@ -113,6 +113,26 @@ export class Ledger {
     return this.#accountByKey.get(apiKey);
   }
 
+  /**
+   * The dashboard's activation of a key (upstream-api.md 3.1): `add` becomes a value of the
+   * account's key from this moment; `remove` stops authenticating (the replaced value). The
+   * account keeps its balances and idempotency records: they belong to the account, not a value.
+   */
+  changeKeys(account: AccountState, change: { add?: string[] | undefined; remove?: string[] | undefined }): void {
+    for (const key of change.remove ?? []) {
+      if (this.#accountByKey.get(key) !== account) continue;
+      this.#accountByKey.delete(key);
+      account.keys = account.keys.filter((value) => value !== key);
+    }
+    for (const key of change.add ?? []) {
+      const owner = this.#accountByKey.get(key);
+      if (owner && owner !== account) throw new Error(`key already belongs to account ${owner.id}`);
+      if (owner) continue;
+      this.#accountByKey.set(key, account);
+      account.keys.push(key);
+    }
+  }
+
   account(id: string): AccountState | undefined {
     return this.#accounts.get(id);
   }

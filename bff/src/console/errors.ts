@@ -10,6 +10,9 @@ export type ConsoleErrorCode =
   | 'invalid_request'
   | 'invalid_sign_in'
   | 'not_found'
+  | 'secret_key_missing'
+  | 'offline_mode'
+  | 'conflict'
   | 'ledger_unavailable'
   | 'internal_error';
 

@@ -23,7 +23,10 @@ import {
   type Clock,
   type ConsoleSession,
 } from './sessions.ts';
+import { upstreamKeyRoutes } from './upstream-keys.ts';
 import { usageCsv, usageReport } from './usage.ts';
+import type { UpstreamKeyring } from '../upstream/keyring.ts';
+import type { SecretBox } from '../upstream/secret-box.ts';
 
 export interface ConsoleDeps {
   config: BffConfig;
@@ -32,6 +35,10 @@ export interface ConsoleDeps {
   clock: Clock;
   /** The built page (npm run build:console). */
   staticDir?: string;
+  /** Upstream mode: the keys in use. */
+  keyring?: UpstreamKeyring | undefined;
+  /** Encrypts the upstream keys the console stores; absent without BFF_SECRET_KEY. */
+  secretBox?: SecretBox | undefined;
 }
 
 const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
@@ -40,6 +47,7 @@ const Budget = z.number().int().min(0).max(1_000_000_000).nullable().optional();
 const BudgetsBody = z.object({ detector: Budget, humanizer: Budget, plagiarism: Budget }).strict();
 const NewMemberBody = z.object({ name: z.string(), role: z.enum(ROLES).default('member'), budgets: BudgetsBody.default({}) }).strict();
 const RoleBody = z.object({ role: z.enum(ROLES) }).strict();
+const RateLimitBody = z.object({ requests: z.number().int().min(1).max(1_000_000).nullable() }).strict();
 const TokenBody = z.object({ token: z.string().max(200) }).strict();
 const LinkBody = z.object({ code: z.string().max(200) }).strict();
 
@@ -63,9 +71,9 @@ const sessionOf = (res: Response) => (res.locals as Locals).console!;
 /**
  * The team console at /console: a static Preact page and its JSON API. It authenticates with a
  * session cookie (never a bearer token), refuses cross-site writes, and works through the
- * ledger's interfaces and members.ts only; it never calls the upstream.
+ * ledger's interfaces and members.ts; it calls the upstream only to test a key (upstream-keys.ts).
  */
-export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAULT_STATIC_DIR }: ConsoleDeps): express.Router {
+export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAULT_STATIC_DIR, keyring, secretBox }: ConsoleDeps): express.Router {
   const router = express.Router();
   const store = () => ledger.consoleStore();
   const publicUrl = config.publicUrl;
@@ -179,13 +187,14 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
       members.map(async (member) => ({
         ...publicMember(member),
         tokenPrefix: member.tokenPrefix,
+        rateLimit: member.rateLimit,
         createdAt: member.createdAt,
         revokedAt: member.revokedAt,
         lastUsedAt: lastUsed.get(member.id) ?? null,
         products: await productUsage(member),
       })),
     );
-    res.json({ members: rows });
+    res.json({ members: rows, defaultRateLimit: config.memberRateLimit.requests, rateWindowSeconds: config.memberRateLimit.windowMs / 1000 });
   });
 
   admin.post('/members', async (req, res) => {
@@ -205,6 +214,16 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     await announce();
     await audit(req, actor(res), 'budgets_changed', req.params.id!, { budgets });
     res.json({ budgets });
+  });
+
+  admin.post('/members/:id/rate-limit', async (req, res) => {
+    const { requests } = parse(RateLimitBody, req.body);
+    await activeMember(req.params.id!);
+    if (!(await (await store()).setRateLimit(req.params.id!, requests))) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
+    // Members are cached per instance with their limit: announced like a budget change.
+    await announce();
+    await audit(req, actor(res), 'rate_limit_changed', req.params.id!, { requests, windowSeconds: config.memberRateLimit.windowMs / 1000 });
+    res.json({ requests });
   });
 
   admin.post('/members/:id/role', async (req, res) => {
@@ -272,6 +291,17 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   admin.get('/usage.csv', async (req, res) => {
     const report = await usageReport(ledger, await store(), req.query, clock.now());
     res.type('text/csv').set('Content-Disposition', `attachment; filename="redline-usage-${report.from}-to-${report.to}.csv"`).send(usageCsv(report));
+  });
+
+  upstreamKeyRoutes(admin, {
+    config,
+    store,
+    keyring,
+    secretBox,
+    now: () => clock.now(),
+    actor,
+    audit: (req, who, action, target, detail) => audit(req, who, action, target, detail),
+    parse,
   });
 
   api.use(admin);

@@ -1,5 +1,5 @@
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { ConsoleStore } from '../storage/console-store.ts';
+import type { ConsoleStore, UpstreamQuota } from '../storage/console-store.ts';
 import type { Ledger } from '../storage/ledger.ts';
 import { ConsoleError } from './errors.ts';
 
@@ -14,6 +14,8 @@ export interface UsageReport {
   /** Words per member and product over the period, with what is left of each budget today. */
   members: { id: string; name: string; words: Record<Product, number>; remaining: Partial<Record<Product, number>> }[];
   rows: { day: string; memberId: string; memberName: string; product: Product; words: number }[];
+  /** The last words-remaining figures the upstream reported (in quota refusals), per product, and when. */
+  upstreamQuotas: UpstreamQuota[];
 }
 
 const zero = () => Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
@@ -32,7 +34,11 @@ function period(query: Record<string, unknown>, now: number): { from: string; to
 /** Words charged per day, product and member in a period (both ends included, UTC days). */
 export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Record<string, unknown>, now: number): Promise<UsageReport> {
   const { from, to } = period(query, now);
-  const [usage, members] = await Promise.all([store.usage(new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS)), ledger.listMembers()]);
+  const [usage, members, upstreamQuotas] = await Promise.all([
+    store.usage(new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS)),
+    ledger.listMembers(),
+    store.quotas(),
+  ]);
   const names = new Map(members.map((member) => [member.id, member.name]));
   const days = new Map<string, Record<Product, number>>();
   for (let day = Date.parse(from); day <= Date.parse(to); day += DAY_MS) days.set(new Date(day).toISOString().slice(0, 10), zero());
@@ -60,6 +66,7 @@ export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Re
     days: [...days].map(([day, words]) => ({ day, words })),
     members: memberRows,
     rows: usage.map((row) => ({ ...row, memberName: names.get(row.memberId) ?? row.memberId })),
+    upstreamQuotas,
   };
 }
 

@@ -22,7 +22,9 @@ import type { OperationEngine, OperationInput } from '../operations/engine.ts';
 import { documentWords } from '../operations/documents.ts';
 import { LedgerUnavailableError, type LedgerFault } from '../storage/faults.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
+import type { UpstreamKeyring } from '../upstream/keyring.ts';
 import type { UpstreamReadiness } from '../upstream/readiness.ts';
+import type { SecretBox } from '../upstream/secret-box.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { jsonBody } from './json-body.ts';
 import { takeRequest, type MemberRateLimiter } from './rate-limit.ts';
@@ -43,13 +45,17 @@ export interface AppDeps {
   upstreamReadiness?: UpstreamReadiness | undefined;
   /** The console's clock (sessions, sign-in links); tests inject one. */
   now?: () => number;
+  /** Upstream mode: the keys in use (the console manages them). */
+  keyring?: UpstreamKeyring | undefined;
+  /** Encrypts upstream keys the console stores; absent without BFF_SECRET_KEY. */
+  secretBox?: SecretBox | undefined;
 }
 
 type Locals = { member?: MemberRecord; errorCode?: string };
 
 const memberOf = (res: Response) => (res.locals as Locals).member!;
 
-export function createApp({ config, ledger, ledgerHealth, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, now = Date.now }: AppDeps): express.Express {
+export function createApp({ config, ledger, ledgerHealth, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, keyring, secretBox, now = Date.now }: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -84,7 +90,7 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   app.use(auth.router);
 
   // The team console: same-origin pages with a session cookie, so before the extension-origin check.
-  app.use(consoleRouter({ config, ledger, logger, clock: { now } }));
+  app.use(consoleRouter({ config, ledger, logger, clock: { now }, keyring, secretBox }));
 
   // CORS: only the configured extension origins, matched exactly. Requests without an Origin
   // (curl, server-side clients) are not browser requests and pass to authentication.
@@ -147,7 +153,7 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
     next();
   });
   v1.use(async (_req, res, next) => {
-    await takeRequest(rateLimiter, memberOf(res).id);
+    await takeRequest(rateLimiter, memberOf(res));
     next();
   });
   v1.use(jsonBody(config.maxBodyBytes));

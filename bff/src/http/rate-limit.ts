@@ -15,16 +15,19 @@ export interface RateLimitOptions {
 
 /** Requests per member per fixed window. */
 export interface MemberRateLimiter {
-  /** Counts one request of the member: 0 when it may go on, else the seconds to wait. */
-  take(memberId: string): Promise<number>;
+  /**
+   * Counts one request of the member: 0 when it may go on, else the seconds to wait.
+   * `requests`: the member's own limit set in the console (null or absent: the default).
+   */
+  take(memberId: string, requests?: number | null): Promise<number>;
   /** Resolves once the shared store answers, or after a short wait if it does not (startup). */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Counts one request (a /v1 call or an MCP tool call) of the member; refuses it over the limit. */
-export async function takeRequest(limiter: MemberRateLimiter, memberId: string): Promise<void> {
-  const retryAfterSeconds = await limiter.take(memberId);
+export async function takeRequest(limiter: MemberRateLimiter, member: { id: string; rateLimit: number | null }): Promise<void> {
+  const retryAfterSeconds = await limiter.take(member.id, member.rateLimit);
   if (retryAfterSeconds > 0) {
     throw HttpError.of(429, 'rate_limited', `Too many requests from your token. Try again in ${retryAfterSeconds} seconds.`, { retryAfterSeconds });
   }
@@ -43,7 +46,6 @@ const STARTUP_WAIT_MS = 2_000;
  */
 export function createMemberRateLimiter({ requests, windowMs, redisUrl, logger, metrics }: RateLimitOptions): MemberRateLimiter {
   const duration = Math.max(1, Math.round(windowMs / 1000));
-  const local = new RateLimiterMemory({ points: requests, duration, keyPrefix: 'member' });
   const redis = redisUrl
     ? new Redis(redisUrl, {
         // Fail fast rather than queue when Redis is away: the request falls back to local counting.
@@ -62,17 +64,34 @@ export function createMemberRateLimiter({ requests, windowMs, redisUrl, logger, 
     logger.warn({ reason }, 'rate-limit store (Redis) unavailable: counting per instance until it is back');
   };
   redis?.on('error', (error: Error) => warn((error as NodeJS.ErrnoException).code ?? error.name));
-  const shared: RateLimiterAbstract | undefined = redis
-    ? new RateLimiterRedis({
-        storeClient: redis,
-        points: requests,
-        duration,
-        keyPrefix: 'redline:member-rate',
-        rejectIfRedisNotReady: true,
-        // Once a member is over the limit, this instance refuses it until the window ends without asking Redis.
-        inMemoryBlockOnConsumed: requests + 1,
-      })
-    : undefined;
+  /**
+   * Counters per limit: the default, and each limit set for a member in the console (a few
+   * distinct values). A member's own limit counts under a key prefix of its own, so changing
+   * it starts a fresh window rather than mixing counts of two limits.
+   */
+  const byLimit = new Map<number, { local: RateLimiterAbstract; shared: RateLimiterAbstract | undefined }>();
+  const limitersFor = (points: number) => {
+    let limiters = byLimit.get(points);
+    if (!limiters) {
+      const keyPrefix = points === requests ? '' : `:${points}`;
+      limiters = {
+        local: new RateLimiterMemory({ points, duration, keyPrefix: `member${keyPrefix}` }),
+        shared: redis
+          ? new RateLimiterRedis({
+              storeClient: redis,
+              points,
+              duration,
+              keyPrefix: `redline:member-rate${keyPrefix}`,
+              rejectIfRedisNotReady: true,
+              // Once a member is over the limit, this instance refuses it until the window ends without asking Redis.
+              inMemoryBlockOnConsumed: points + 1,
+            })
+          : undefined,
+      };
+      byLimit.set(points, limiters);
+    }
+    return limiters;
+  };
 
   const secondsToWait = (rejection: RateLimiterRes) => Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
   const consume = async (limiter: RateLimiterAbstract, memberId: string) => {
@@ -86,7 +105,8 @@ export function createMemberRateLimiter({ requests, windowMs, redisUrl, logger, 
   };
 
   return {
-    async take(memberId) {
+    async take(memberId, own) {
+      const { local, shared } = limitersFor(own ?? requests);
       if (!shared) return consume(local, memberId);
       try {
         return await consume(shared, memberId);

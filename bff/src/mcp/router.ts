@@ -37,7 +37,7 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   const router = express.Router();
   const runTool = async (tool: ToolDefinition, caller: Caller, args: Record<string, unknown>): Promise<CallToolResult> => {
     try {
-      await takeRequest(rateLimiter, caller.member.id);
+      await takeRequest(rateLimiter, caller.member);
       const outcome = await engine.run(caller.member, tool.toInput(args, config.maxDocumentCharacters));
       logger.info({ tool: tool.name, member: caller.member.id, via: caller.via, operationId: outcome.operationId, replayed: outcome.replayed }, 'mcp tool call');
       return {

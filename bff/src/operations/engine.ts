@@ -113,6 +113,11 @@ export interface EngineOptions {
   partConcurrency: number;
   /** How long settled results are kept (BFF_RESULT_RETENTION_HOURS), for the result_expired message. */
   resultRetentionHours: number;
+  /**
+   * The upstream key a new operation starts with (recorded with it, so its retries and a resume
+   * after a restart know it); throws when upstream mode has no key. Absent offline.
+   */
+  upstreamKeyId?: () => string;
 }
 
 /**
@@ -224,7 +229,7 @@ export class OperationEngine {
     fingerprint: string,
   ): Promise<{ status: 'inserted' | 'exists'; record: OperationRecord; document: boolean }> {
     const { ledger, forwarder } = this.options;
-    const base = { memberId: member.id, product: input.product, source: forwarder.source };
+    const base = { memberId: member.id, product: input.product, source: forwarder.source, upstreamKeyId: this.options.upstreamKeyId?.() ?? null };
     const document = countCharacters(input.text) > MAX_TEXT_CHARACTERS ? splitDocument(input.text) : undefined;
     const parts = document?.parts ?? [];
     const operations: NewOperation[] = [
@@ -292,6 +297,7 @@ export class OperationEngine {
       product: record.product,
       idempotencyKey: record.idempotencyKey,
       body: record.requestBody!,
+      upstreamKeyId: record.upstreamKeyId,
       signal: this.#shutdown.signal,
     });
     const log = { operationId: record.operationId, product: record.product };

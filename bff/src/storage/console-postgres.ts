@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { toAudit, toSession, type AuditRow, type SessionRow } from './console-rows.ts';
-import type { AuditEntry, ConsoleStore, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UsageRow } from './console-store.ts';
+import { toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { Budgets, MemberRecord, Role } from './ledger.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -38,6 +38,7 @@ const CONSOLE_MIGRATIONS = [
      detail TEXT NOT NULL,
      address TEXT NOT NULL
    );`,
+  upstreamKeyTables('BIGINT'),
 ];
 
 /** Serialises console migrations between instances starting together ("rcon"). */
@@ -73,6 +74,10 @@ export class PostgresConsoleStore implements ConsoleStore {
 
   async setRole(memberId: string, role: Role): Promise<boolean> {
     return (await this.#changed('UPDATE members SET role = $1 WHERE id = $2 AND revoked_at IS NULL', [role, memberId])) > 0;
+  }
+
+  async setRateLimit(memberId: string, requests: number | null): Promise<boolean> {
+    return (await this.#changed('UPDATE members SET rate_limit = $1 WHERE id = $2 AND revoked_at IS NULL', [requests, memberId])) > 0;
   }
 
   async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
@@ -148,6 +153,70 @@ export class PostgresConsoleStore implements ConsoleStore {
       [now, codeHash],
     );
     return rows[0] && { memberId: rows[0].member_id, purpose: rows[0].purpose };
+  }
+
+  async upstreamKeys(): Promise<UpstreamKeyRecord[]> {
+    const { rows } = await this.pool.query<UpstreamKeyRow>('SELECT * FROM upstream_keys ORDER BY created_at DESC, id');
+    return rows.map(toUpstreamKey);
+  }
+
+  async addUpstreamKey(key: UpstreamKeyRecord): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO upstream_keys (id, label, masked, ciphertext, state, account, created_at, created_by, test, saved_at, activated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+      upstreamKeyValues(key),
+    );
+  }
+
+  async recordKeyTest(id: string, test: KeyTest, account: string): Promise<boolean> {
+    return (await this.#changed('UPDATE upstream_keys SET test = $1, account = $2 WHERE id = $3', [JSON.stringify(test), account, id])) > 0;
+  }
+
+  async markKeySaved(id: string, now: number): Promise<boolean> {
+    return (await this.#changed("UPDATE upstream_keys SET state = 'saved', saved_at = $1 WHERE id = $2 AND state = 'prepared'", [now, id])) > 0;
+  }
+
+  async activateUpstreamKey(id: string, now: number): Promise<boolean> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Row locks order two admins activating at once on different instances.
+      const { rowCount } = await client.query("SELECT id FROM upstream_keys WHERE id = $1 AND state IN ('saved', 'previous') FOR UPDATE", [id]);
+      if (!rowCount) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      await client.query("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'");
+      await client.query("UPDATE upstream_keys SET state = 'active', activated_at = $1 WHERE id = $2", [now, id]);
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async removeUpstreamKey(id: string): Promise<boolean> {
+    return (await this.#changed("DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active'", [id])) > 0;
+  }
+
+  async pendingOperationsWithKey(id: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM operations WHERE upstream_key_id = $1 AND state = 'pending'", [id]);
+    return Number(rows[0]!.n);
+  }
+
+  async recordQuota(quota: UpstreamQuota): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO upstream_quotas AS q (product, remaining_words, seen_at) VALUES ($1, $2, $3)
+       ON CONFLICT (product) DO UPDATE SET remaining_words = EXCLUDED.remaining_words, seen_at = EXCLUDED.seen_at WHERE EXCLUDED.seen_at >= q.seen_at`,
+      [quota.product, quota.remainingWords, quota.seenAt],
+    );
+  }
+
+  async quotas(): Promise<UpstreamQuota[]> {
+    const { rows } = await this.pool.query<QuotaRow>('SELECT * FROM upstream_quotas ORDER BY product');
+    return rows.map(toQuota);
   }
 
   async audit(entry: AuditEntry): Promise<void> {

@@ -1,4 +1,5 @@
-import type { AuditEntry, SessionRecord } from './console-store.ts';
+import type { Product } from '@redline/shared';
+import type { AuditEntry, SessionRecord, UpstreamKeyRecord, UpstreamQuota } from './console-store.ts';
 
 /** Console rows as both SQL ledgers store them; PostgreSQL hands BIGINT back as a string. */
 
@@ -45,3 +46,77 @@ export const toAudit = (row: AuditRow): AuditEntry => ({
   detail: JSON.parse(row.detail) as Record<string, unknown>,
   address: row.address,
 });
+
+export interface UpstreamKeyRow {
+  id: string;
+  label: string;
+  masked: string;
+  ciphertext: string;
+  state: UpstreamKeyRecord['state'];
+  account: string;
+  created_at: number | string;
+  created_by: string;
+  test: string | null;
+  saved_at: number | string | null;
+  activated_at: number | string | null;
+}
+
+const maybeNumber = (value: number | string | null) => (value === null ? null : Number(value));
+
+export const toUpstreamKey = (row: UpstreamKeyRow): UpstreamKeyRecord => ({
+  id: row.id,
+  label: row.label,
+  masked: row.masked,
+  ciphertext: row.ciphertext,
+  state: row.state,
+  account: row.account,
+  createdAt: Number(row.created_at),
+  createdBy: row.created_by,
+  test: row.test === null ? null : JSON.parse(row.test),
+  savedAt: maybeNumber(row.saved_at),
+  activatedAt: maybeNumber(row.activated_at),
+});
+
+/** The new key's values in the column order both stores insert them. */
+export const upstreamKeyValues = (key: UpstreamKeyRecord) => [
+  key.id,
+  key.label,
+  key.masked,
+  key.ciphertext,
+  key.state,
+  key.account,
+  key.createdAt,
+  key.createdBy,
+  key.test === null ? null : JSON.stringify(key.test),
+  key.savedAt,
+  key.activatedAt,
+];
+
+export interface QuotaRow {
+  product: Product;
+  remaining_words: number | string;
+  seen_at: number | string;
+}
+
+export const toQuota = (row: QuotaRow): UpstreamQuota => ({ product: row.product, remainingWords: Number(row.remaining_words), seenAt: Number(row.seen_at) });
+
+/** The second console migration's tables (the same SQL on both databases). */
+export const upstreamKeyTables = (bigint: 'INTEGER' | 'BIGINT') => `CREATE TABLE upstream_keys (
+     id TEXT PRIMARY KEY,
+     label TEXT NOT NULL,
+     masked TEXT NOT NULL,
+     ciphertext TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('prepared', 'saved', 'active', 'previous')),
+     account TEXT NOT NULL,
+     created_at ${bigint} NOT NULL,
+     created_by TEXT NOT NULL,
+     test TEXT,
+     saved_at ${bigint},
+     activated_at ${bigint}
+   );
+   CREATE UNIQUE INDEX upstream_keys_one_active ON upstream_keys (state) WHERE state = 'active';
+   CREATE TABLE upstream_quotas (
+     product TEXT PRIMARY KEY,
+     remaining_words ${bigint} NOT NULL,
+     seen_at ${bigint} NOT NULL
+   );`;

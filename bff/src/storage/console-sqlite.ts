@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { toAudit, toSession, type AuditRow, type SessionRow } from './console-rows.ts';
-import type { AuditEntry, ConsoleStore, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UsageRow } from './console-store.ts';
+import { toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { Budgets, MemberRecord, Role } from './ledger.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -38,6 +38,7 @@ const CONSOLE_MIGRATIONS = [
      detail TEXT NOT NULL,
      address TEXT NOT NULL
    );`,
+  upstreamKeyTables('INTEGER'),
 ];
 
 export class SqliteConsoleStore implements ConsoleStore {
@@ -61,6 +62,10 @@ export class SqliteConsoleStore implements ConsoleStore {
 
   async setRole(memberId: string, role: Role): Promise<boolean> {
     return this.db.prepare('UPDATE members SET role = ? WHERE id = ? AND revoked_at IS NULL').run(role, memberId).changes > 0;
+  }
+
+  async setRateLimit(memberId: string, requests: number | null): Promise<boolean> {
+    return this.db.prepare('UPDATE members SET rate_limit = ? WHERE id = ? AND revoked_at IS NULL').run(requests, memberId).changes > 0;
   }
 
   async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
@@ -138,6 +143,52 @@ export class SqliteConsoleStore implements ConsoleStore {
       .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING member_id, purpose')
       .get(now, codeHash, now) as { member_id: string; purpose: LinkPurpose } | undefined;
     return row && { memberId: row.member_id, purpose: row.purpose };
+  }
+
+  async upstreamKeys(): Promise<UpstreamKeyRecord[]> {
+    return (this.db.prepare('SELECT * FROM upstream_keys ORDER BY created_at DESC, id').all() as UpstreamKeyRow[]).map(toUpstreamKey);
+  }
+
+  async addUpstreamKey(key: UpstreamKeyRecord): Promise<void> {
+    this.db
+      .prepare('INSERT INTO upstream_keys (id, label, masked, ciphertext, state, account, created_at, created_by, test, saved_at, activated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(...upstreamKeyValues(key));
+  }
+
+  async recordKeyTest(id: string, test: KeyTest, account: string): Promise<boolean> {
+    return this.db.prepare('UPDATE upstream_keys SET test = ?, account = ? WHERE id = ?').run(JSON.stringify(test), account, id).changes > 0;
+  }
+
+  async markKeySaved(id: string, now: number): Promise<boolean> {
+    return this.db.prepare("UPDATE upstream_keys SET state = 'saved', saved_at = ? WHERE id = ? AND state = 'prepared'").run(now, id).changes > 0;
+  }
+
+  async activateUpstreamKey(id: string, now: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      const key = this.db.prepare("SELECT id FROM upstream_keys WHERE id = ? AND state IN ('saved', 'previous')").get(id);
+      if (!key) return false;
+      this.db.prepare("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'").run();
+      this.db.prepare("UPDATE upstream_keys SET state = 'active', activated_at = ? WHERE id = ?").run(now, id);
+      return true;
+    }).immediate();
+  }
+
+  async removeUpstreamKey(id: string): Promise<boolean> {
+    return this.db.prepare("DELETE FROM upstream_keys WHERE id = ? AND state <> 'active'").run(id).changes > 0;
+  }
+
+  async pendingOperationsWithKey(id: string): Promise<number> {
+    return (this.db.prepare("SELECT count(*) AS n FROM operations WHERE upstream_key_id = ? AND state = 'pending'").get(id) as { n: number }).n;
+  }
+
+  async recordQuota(quota: UpstreamQuota): Promise<void> {
+    this.db
+      .prepare('INSERT INTO upstream_quotas (product, remaining_words, seen_at) VALUES (?, ?, ?) ON CONFLICT (product) DO UPDATE SET remaining_words = excluded.remaining_words, seen_at = excluded.seen_at WHERE excluded.seen_at >= upstream_quotas.seen_at')
+      .run(quota.product, quota.remainingWords, quota.seenAt);
+  }
+
+  async quotas(): Promise<UpstreamQuota[]> {
+    return (this.db.prepare('SELECT * FROM upstream_quotas ORDER BY product').all() as QuotaRow[]).map(toQuota);
   }
 
   async audit(entry: AuditEntry): Promise<void> {

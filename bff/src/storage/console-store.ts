@@ -60,8 +60,53 @@ export interface UsageRow {
   words: number;
 }
 
+/**
+ * An upstream API key managed in the console (upstream-api.md 2.7 and 3.1): pasted
+ * (`prepared`), confirmed as kept elsewhere (`saved`), `active` (new operations use it), or
+ * `previous` (a key that was active, listed until removed). The value is stored only as
+ * AES-GCM ciphertext (upstream/secret-box.ts); `masked` shows its last characters.
+ */
+export type UpstreamKeyState = 'prepared' | 'saved' | 'active' | 'previous';
+
+export interface KeyTest {
+  at: number;
+  ok: boolean;
+  /** What the test found, in words for the page. */
+  summary: string;
+  /** Words the upstream charged for the test (to this key's account, and to the active key's when they differ). */
+  wordsCharged: number;
+}
+
+export interface UpstreamKeyRecord {
+  id: string;
+  label: string;
+  masked: string;
+  ciphertext: string;
+  state: UpstreamKeyState;
+  /**
+   * Keys with the same account share the upstream's idempotency records (upstream-api.md
+   * 2.8), so an operation started with one may be retried with the other. A new key gets an
+   * account of its own until a test shows it shares the active key's.
+   */
+  account: string;
+  createdAt: number;
+  createdBy: string;
+  test: KeyTest | null;
+  savedAt: number | null;
+  activatedAt: number | null;
+}
+
+/** The last `remaining_words` the upstream reported for a product (in a quota refusal), and when. */
+export interface UpstreamQuota {
+  product: Product;
+  remainingWords: number;
+  seenAt: number;
+}
+
 export interface ConsoleStore {
   setRole(memberId: string, role: Role): Promise<boolean>;
+  /** Sets an active member's requests per rate window (null: the BFF's default). */
+  setRateLimit(memberId: string, requests: number | null): Promise<boolean>;
   /** Replaces an active member's budgets; false when there is no such active member. */
   setBudgets(memberId: string, budgets: Budgets): Promise<boolean>;
   /** Gives an active member a new token (its hash and prefix); the old one stops working. */
@@ -84,6 +129,21 @@ export interface ConsoleStore {
   createLink(link: NewSignInLink): Promise<void>;
   /** Marks an unused, unexpired link used and returns its member; undefined when used, expired or unknown. */
   consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
+
+  upstreamKeys(): Promise<UpstreamKeyRecord[]>;
+  addUpstreamKey(key: UpstreamKeyRecord): Promise<void>;
+  /** Records a test and the account it found; false when there is no such key. */
+  recordKeyTest(id: string, test: KeyTest, account: string): Promise<boolean>;
+  /** prepared → saved; false unless the key is prepared. */
+  markKeySaved(id: string, now: number): Promise<boolean>;
+  /** Makes a saved or previous key active and the active one previous, in one transaction; false unless the key is saved or previous. */
+  activateUpstreamKey(id: string, now: number): Promise<boolean>;
+  /** Deletes a key that is not active; false when it is active or unknown. */
+  removeUpstreamKey(id: string): Promise<boolean>;
+  /** Operations still pending that started with this key (they need it to finish). */
+  pendingOperationsWithKey(id: string): Promise<number>;
+  recordQuota(quota: UpstreamQuota): Promise<void>;
+  quotas(): Promise<UpstreamQuota[]>;
 
   audit(entry: AuditEntry): Promise<void>;
   /** Newest first. */

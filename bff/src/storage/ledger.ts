@@ -20,6 +20,8 @@ export interface MemberRecord {
   tokenPrefix: string;
   budgets: Budgets;
   role: Role;
+  /** Requests per rate window set in the console; null: the BFF's default (BFF_MEMBER_RATE_LIMIT). */
+  rateLimit: number | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -65,6 +67,12 @@ export interface OperationRecord {
   acceptedKeySource: string | null;
   /** When the retention purge reduced this settled operation to its metadata (result and error gone). */
   expiredAt: string | null;
+  /**
+   * The upstream key the operation started with (a console key's id, `env` for the
+   * environment's key; null before keys were recorded): its retries keep it unless the
+   * active key belongs to the same upstream account (upstream/keyring.ts).
+   */
+  upstreamKeyId: string | null;
 }
 
 export type NewOperation = Pick<
@@ -82,6 +90,8 @@ export type NewOperation = Pick<
 > & {
   /** Words held against the member's budget while the operation is pending (top level only; parts hold 0). */
   wordsReserved: number;
+  /** The upstream key it starts with; null in offline mode. */
+  upstreamKeyId?: string | null;
 };
 
 /**

@@ -99,6 +99,10 @@ const MIGRATIONS = [
   // by members.ts.
   `ALTER TABLE members ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('member', 'admin'));
    UPDATE members SET role = 'admin' WHERE id = (SELECT id FROM members WHERE name = 'owner' ORDER BY created_at, id LIMIT 1);`,
+  // The upstream key an operation started with (its retries keep it unless the active key shares
+  // its account), and per-member rate limits set in the console (NULL: BFF_MEMBER_RATE_LIMIT).
+  `ALTER TABLE operations ADD COLUMN upstream_key_id TEXT;
+   ALTER TABLE members ADD COLUMN rate_limit INTEGER CHECK (rate_limit > 0);`,
 ];
 
 /**
@@ -110,8 +114,8 @@ const OPEN_OPERATION = {
   name: 'redline_open_operation',
   text: `WITH inserted AS (
            INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
-             parent_operation_id, part_index, parts, state, source, words_reserved, attempts)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12)
+             parent_operation_id, part_index, parts, state, source, words_reserved, upstream_key_id, attempts)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12, $13)
            ON CONFLICT (member_id, operation_id) DO NOTHING
            RETURNING *
          )

@@ -13,6 +13,7 @@ export interface MemberRow {
   token_prefix: string;
   budgets: string | MemberRecord['budgets'];
   role?: MemberRecord['role'];
+  rate_limit?: number | null;
   created_at: string | Date;
   revoked_at: string | Date | null;
 }
@@ -36,6 +37,7 @@ export interface OperationRow {
   accepted_key: string | null;
   accepted_key_source: string | null;
   expired_at: string | Date | null;
+  upstream_key_id?: string | null;
 }
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
@@ -47,6 +49,7 @@ export const toMember = (row: MemberRow): MemberRecord => ({
   tokenPrefix: row.token_prefix,
   budgets: json(row.budgets),
   role: row.role ?? 'member',
+  rateLimit: row.rate_limit ?? null,
   createdAt: time(row.created_at),
   revokedAt: row.revoked_at === null ? null : time(row.revoked_at),
 });
@@ -70,6 +73,7 @@ export const toOperation = (row: OperationRow): OperationRecord => ({
   acceptedKey: row.accepted_key,
   acceptedKeySource: row.accepted_key_source,
   expiredAt: row.expired_at === null ? null : time(row.expired_at),
+  upstreamKeyId: row.upstream_key_id ?? null,
 });
 
 /** A new operation's values in the column order both ledgers insert them. */
@@ -85,4 +89,5 @@ export const newOperationValues = (operation: NewOperation) => [
   operation.parts,
   operation.source,
   operation.wordsReserved,
+  operation.upstreamKeyId ?? null,
 ];

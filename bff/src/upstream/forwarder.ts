@@ -6,6 +6,8 @@ export interface ForwardRequest {
   product: Product;
   idempotencyKey: string;
   body: string;
+  /** The upstream key the operation started with (see keyring.ts); null: the active one. */
+  upstreamKeyId?: string | null;
   signal?: AbortSignal;
 }
 

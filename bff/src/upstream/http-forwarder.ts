@@ -7,10 +7,11 @@ import {
   type Product,
 } from '@redline/shared';
 import type { RetryPolicy } from '../config.ts';
-import { upstreamErrors, type HttpError } from '../errors.ts';
+import { HttpError, upstreamErrors } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ForwardRequest, ForwardResult, Forwarder } from './forwarder.ts';
+import type { UpstreamKeyring } from './keyring.ts';
 import { displayUrl } from './readiness.ts';
 import { backoffDelay, parseRetryAfter, sleep } from './retry.ts';
 
@@ -20,7 +21,9 @@ type Attempt =
   | { kind: 'backoff'; reason: 'network' | 'timeout' | 'unavailable' | 'server_error' | 'provider_aborted' }
   /** Retry after the upstream's Retry-After. */
   | { kind: 'wait'; reason: 'in_progress' | 'rate_limited'; waitMs: number | undefined }
-  | { kind: 'final'; error: HttpError };
+  | { kind: 'final'; error: HttpError }
+  /** The upstream refused the key (401) this attempt sent. */
+  | { kind: 'key_rejected'; keyId: string };
 
 /**
  * A 502 means the provider aborted safely with nothing charged, so repeating the key is
@@ -31,7 +34,9 @@ const MAX_PROVIDER_ABORT_RETRIES = 1;
 
 export interface HttpForwarderOptions {
   baseUrl: string;
-  apiKey: string;
+  keys: UpstreamKeyring;
+  /** Told the remaining words the upstream reports in a quota refusal. */
+  onQuota?: (product: Product, remainingWords: number) => Promise<void>;
   retry: RetryPolicy;
   metrics: Metrics;
   logger: Logger;
@@ -57,6 +62,17 @@ export class HttpForwarder implements Forwarder {
       if (remaining <= 0) break;
       const outcome = await this.#attempt(operation, Math.min(remaining, retry.attemptTimeoutMs));
       if (outcome.kind === 'success') return { ok: true, ...outcome };
+      if (outcome.kind === 'key_rejected') {
+        // Refused while a rotation made another key this operation's (the upstream retired the
+        // old value of the same account): try again at once with the new one.
+        const next = this.options.keys.keyFor(operation.upstreamKeyId ?? null);
+        if (next && next.id !== outcome.keyId) {
+          metrics.upstreamRetries.inc({ product: operation.product, reason: 'key_rotated' });
+          logger.warn({ product: operation.product, upstreamKey: next.id }, 'upstream key refused during a rotation; retrying with the active key');
+          continue;
+        }
+        return { ok: false, error: upstreamErrors.keyRejected(), settled: true };
+      }
       if (outcome.kind === 'final') return { ok: false, error: outcome.error, settled: true };
       if (operation.signal?.aborted) return { ok: false, error: this.#unsettledError(outcome), settled: false };
 
@@ -90,7 +106,10 @@ export class HttpForwarder implements Forwarder {
   }
 
   async #attempt(operation: ForwardRequest, timeoutMs: number): Promise<Attempt> {
-    const { baseUrl, apiKey, metrics } = this.options;
+    const { baseUrl, keys, metrics } = this.options;
+    // Chosen per attempt: a retry after an activation moves to the new key when it shares the account.
+    const key = keys.keyFor(operation.upstreamKeyId ?? null);
+    if (!key) return { kind: 'final', error: HttpError.of(503, 'upstream_key_missing', 'No upstream API key is active. An administrator activates one on the console\'s Upstream key page.', { retryAfterSeconds: 30 }) };
     const started = performance.now();
     const observe = (outcome: string) =>
       metrics.upstreamLatency.observe({ product: operation.product, outcome }, (performance.now() - started) / 1000);
@@ -107,7 +126,7 @@ export class HttpForwarder implements Forwarder {
         dispatcher: this.#agent,
         headers: {
           'content-type': 'application/json',
-          [UPSTREAM_HEADERS.apiKey]: apiKey,
+          [UPSTREAM_HEADERS.apiKey]: key.value,
           [UPSTREAM_HEADERS.idempotencyKey]: operation.idempotencyKey,
         },
         body: operation.body,
@@ -119,7 +138,11 @@ export class HttpForwarder implements Forwarder {
         return Array.isArray(value) ? value[0] : value;
       };
       observe(String(response.statusCode));
+      if (response.statusCode === 401) return { kind: 'key_rejected', keyId: key.id };
       const outcome = classify(operation.product, response.statusCode, text, header);
+      if (outcome.kind === 'final' && outcome.error.body.code === 'quota_exceeded') {
+        await this.options.onQuota?.(operation.product, outcome.error.body.remainingWords!);
+      }
       if (outcome.kind === 'final' && outcome.error.body.code === 'upstream_invalid_response') {
         this.options.logger.error(
           { product: operation.product, status: response.statusCode, url: displayUrl(baseUrl + UPSTREAM_PATHS[operation.product]) },

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { HttpError } from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import { listenChannel, notifyChannel } from '../storage/pg-channel.ts';
+import type { ConsoleStore, UpstreamKeyRecord } from '../storage/console-store.ts';
+import type { SecretBox } from './secret-box.ts';
+
+/** The PostgreSQL channel on which a key activation or removal is announced to every instance. */
+export const UPSTREAM_KEYS_CHANNEL = 'redline_upstream_keys';
+
+/** The id under which the environment's key (UPSTREAM_API_KEY[_FILE]) is recorded with operations. */
+export const ENV_KEY_ID = 'env';
+
+export interface UpstreamKey {
+  id: string;
+  value: string;
+  /** Keys with equal accounts share the upstream's idempotency records. */
+  account: string;
+}
+
+/** The environment key's account: a digest of its value, so a changed variable is another account. */
+export const envKeyAccount = (value: string) => `env:${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
+
+export interface KeyringOptions {
+  envKey?: string | undefined;
+  box?: SecretBox | undefined;
+  store: () => Promise<ConsoleStore>;
+  /** PostgreSQL: listen for changes made on other instances. */
+  databaseUrl?: string | undefined;
+  logger: Logger;
+  /** Re-reads the stored keys this often too, in case a notification was missed. */
+  pollMs?: number;
+}
+
+/**
+ * The upstream keys this instance sends: the active one for new operations and, for an
+ * operation in flight, the key it started with, unless the active key belongs to the same
+ * upstream account (whose idempotency records both keys share: moving is safe and keeps it
+ * working when the upstream retires the old value). An operation started with a key of
+ * another account keeps that key, since the new account would run and charge it again.
+ * The console's active key takes the place of the environment's while there is one.
+ */
+export class UpstreamKeyring {
+  #keys = new Map<string, UpstreamKey>();
+  #activeId: string | undefined;
+  /** Why there is no active key, when there is none. */
+  #missing = 'No upstream API key is set. An administrator adds one on the console\'s Upstream key page.';
+  #listener: { close(): Promise<void> } | undefined;
+  #poll: NodeJS.Timeout | undefined;
+  #reloading: Promise<void> | undefined;
+  #reloadAgain = false;
+  readonly #envKey: UpstreamKey | undefined;
+
+  constructor(private readonly options: KeyringOptions) {
+    this.#envKey = options.envKey ? { id: ENV_KEY_ID, value: options.envKey, account: envKeyAccount(options.envKey) } : undefined;
+    if (this.#envKey) {
+      this.#keys.set(ENV_KEY_ID, this.#envKey);
+      this.#activeId = ENV_KEY_ID;
+    }
+  }
+
+  get envKey(): UpstreamKey | undefined {
+    return this.#envKey;
+  }
+
+  async start(): Promise<void> {
+    await this.reload();
+    const { databaseUrl, logger, pollMs = 5_000 } = this.options;
+    if (databaseUrl) {
+      this.#listener = listenChannel(databaseUrl, UPSTREAM_KEYS_CHANNEL, () => void this.reload().catch(() => {}), logger);
+      this.#poll = setInterval(() => void this.reload().catch(() => {}), pollMs);
+      this.#poll.unref();
+    }
+  }
+
+  /** Re-reads the stored keys (after a change here, a notification, or a poll); concurrent calls share one read and one more after it. */
+  reload(): Promise<void> {
+    if (this.#reloading) {
+      this.#reloadAgain = true;
+      return this.#reloading;
+    }
+    this.#reloading = (async () => {
+      try {
+        do {
+          this.#reloadAgain = false;
+          this.#apply(await (await this.options.store()).upstreamKeys());
+        } while (this.#reloadAgain);
+      } finally {
+        this.#reloading = undefined;
+      }
+    })();
+    return this.#reloading;
+  }
+
+  #apply(records: UpstreamKeyRecord[]): void {
+    const keys = new Map<string, UpstreamKey>();
+    if (this.#envKey) keys.set(ENV_KEY_ID, this.#envKey);
+    let activeId = this.#envKey?.id;
+    let missing = this.#missing;
+    for (const record of records) {
+      if (record.state !== 'active' && record.state !== 'previous') continue;
+      const value = this.#open(record);
+      if (value !== undefined) keys.set(record.id, { id: record.id, value, account: record.account });
+      if (record.state === 'active') {
+        activeId = value === undefined ? undefined : record.id;
+        if (value === undefined) missing = `The active upstream key (${record.label}) cannot be decrypted: BFF_SECRET_KEY is missing or not the one it was stored with. Restore it, or activate another key in the console.`;
+      }
+    }
+    if (activeId !== this.#activeId) this.options.logger.info({ upstreamKey: activeId ?? null }, 'upstream key in use changed');
+    this.#keys = keys;
+    this.#activeId = activeId;
+    this.#missing = missing;
+  }
+
+  #failedToOpen = new Set<string>();
+  #open(record: UpstreamKeyRecord): string | undefined {
+    try {
+      if (!this.options.box) throw new Error('no BFF_SECRET_KEY');
+      return this.options.box.open(record.ciphertext, record.id);
+    } catch {
+      if (!this.#failedToOpen.has(record.id)) {
+        this.#failedToOpen.add(record.id);
+        this.options.logger.error({ upstreamKey: record.id }, 'a stored upstream key cannot be decrypted: BFF_SECRET_KEY is missing or differs from the one it was stored with');
+      }
+      return undefined;
+    }
+  }
+
+  /** The key new operations use, if any. */
+  active(): UpstreamKey | undefined {
+    return this.#activeId === undefined ? undefined : this.#keys.get(this.#activeId);
+  }
+
+  /** The active key's id for a new operation; a clear refusal when there is none. */
+  activeIdOrRefuse(): string {
+    const active = this.active();
+    if (!active) throw HttpError.of(503, 'upstream_key_missing', this.#missing, { retryAfterSeconds: 30 });
+    return active.id;
+  }
+
+  /** The key to send on the next attempt of an operation that started with `startedWith`. */
+  keyFor(startedWith: string | null): UpstreamKey | undefined {
+    const active = this.active();
+    if (startedWith === null || startedWith === active?.id) return active;
+    const started = this.#keys.get(startedWith);
+    if (!started) return active; // removed (the console refuses that while it has pending operations) or no longer in the environment
+    return active && active.account === started.account ? active : started;
+  }
+
+  /** Tells every instance (PostgreSQL) to re-read the keys, and re-reads them here. */
+  async changed(): Promise<void> {
+    if (this.options.databaseUrl) await notifyChannel(this.options.databaseUrl, UPSTREAM_KEYS_CHANNEL).catch(() => {});
+    await this.reload();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#poll);
+    await this.#listener?.close();
+  }
+}
