@@ -146,9 +146,11 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     }
     const store = await this.options.store();
     const grant = await store.grant(claims.grantId);
-    if (!grant || grant.revokedAt !== null) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
+    if (!grant) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
+    // The member first: revoking a member revokes its grants too, and "sign in again" would not help them.
     const member = await store.activeMember(grant.memberId);
     if (!member) throw new InvalidAccessToken('The member was revoked. Ask your administrator.');
+    if (grant.revokedAt !== null) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
     return { member, via: 'oauth', clientId: grant.clientId };
   }
 

@@ -115,11 +115,12 @@ test('options: shows the origin the BFF must allow, and the connection works wit
   expect(await textOf(options, '[data-testid=origin]')).toBe(`BFF_ALLOWED_ORIGINS=${firefox.origin}`);
   expect(await textOf(options, '[data-testid=origin-note]')).toContain('Firefox picks this origin for each profile');
 
+  await options.locator('summary').click(); // Advanced
   await options.locator('#token').fill(firefox.token);
   await options.locator('#bff-url').fill(firefox.bffUrl);
   await options.locator('::-p-text(Test connection)').click();
   await expect.poll(() => textOf(options, '[data-testid=test-result]')).toMatch(/Connected as e2e/);
-  await options.locator('::-p-text(Save)').click();
+  await options.locator('details button[type=submit]').click();
   await expect.poll(() => textOf(options, 'body')).toContain('Saved.');
   await options.close();
 });
@@ -129,7 +130,8 @@ test('options: a BFF that does not allow this origin is named as such, with the 
   const bff = await startBff({});
   try {
     const options = await firefox.openExtensionPage('options.html');
-    await options.waitForSelector('#token');
+    await options.waitForSelector('summary');
+    await options.locator('summary').click(); // Advanced
     await options.locator('#token').fill(bff.addMember('firefox-user'));
     await options.locator('#bff-url').fill(bff.url);
     await options.locator('::-p-text(Test connection)').click();
