@@ -22,7 +22,7 @@ test('options: plain words first, the technical settings under Advanced, which v
   await expect(options.getByRole('heading', { name: "Your team's Redline server" })).toBeVisible();
   await expect(options.getByRole('button', { name: "Sign in with your team's server" })).toBeVisible();
   // Developer words and choices that break highlighting are not on the page people see.
-  expect(await options.locator('main').evaluate((main) => main.innerText)).not.toContain('BFF'); // what is shown, Advanced closed
+  expect(await options.locator('main').evaluate((main) => (main as HTMLElement).innerText)).not.toContain('BFF'); // what is shown, Advanced closed
   await expect(options.getByLabel('Detector version')).toHaveCount(0);
   await expect(options.getByLabel('Member token')).toBeHidden();
 
