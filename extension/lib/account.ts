@@ -1,6 +1,6 @@
 import { storage } from '#imports';
 import { browser } from 'wxt/browser';
-import type { BffConnection } from './bff-client.ts';
+import type { BffConnection, BffResult } from './bff-client.ts';
 import { getSettings, tokenItem, updateSettings } from './settings.ts';
 import {
   discover,
@@ -120,17 +120,20 @@ export async function signOut(): Promise<{ revokedOnServer: boolean }> {
 
 /**
  * Where and how to call the server now: the grant's access token (renewed when about to
- * expire, under a lock shared by the background and the extension's pages, because a refresh
- * token works once and a second use would end the grant), or the member token from Advanced.
+ * expire, or when the server refused it as `refused`, under a lock shared by the background
+ * and the extension's pages, because a refresh token works once and a second use would end
+ * the grant), or the member token from Advanced.
  */
-export async function currentConnection(): Promise<BffConnection> {
+export async function currentConnection({ refused }: { refused?: string } = {}): Promise<BffConnection> {
   const signedIn = await signInItem.getValue();
   if (!signedIn) return { url: (await getSettings()).bffUrl, token: await tokenItem.getValue() };
-  if (signedIn.expiresAt - RENEW_MARGIN_MS > Date.now()) return { url: signedIn.server, token: signedIn.accessToken };
+  const usable = (grant: SignedIn) => grant.accessToken !== refused && grant.expiresAt - RENEW_MARGIN_MS > Date.now();
+  if (usable(signedIn)) return { url: signedIn.server, token: signedIn.accessToken };
   return navigator.locks.request(LOCK, async () => {
     const current = await signInItem.getValue();
     if (!current) return { url: signedIn.server, token: '', problem: 'You were signed out. Sign in again on the options page.' };
-    if (current.expiresAt - RENEW_MARGIN_MS > Date.now()) return { url: current.server, token: current.accessToken };
+    // Another context may have renewed it while this one waited for the lock.
+    if (usable(current)) return { url: current.server, token: current.accessToken };
     try {
       const renewed = await refresh(await discover(current.server), current);
       await signInItem.setValue({ ...current, ...renewed });
@@ -144,4 +147,19 @@ export async function currentConnection(): Promise<BffConnection> {
       return { url: current.server, token: current.accessToken };
     }
   });
+}
+
+/**
+ * Calls the server with the current connection; when it refuses a signed-in access token
+ * (a clock that runs behind the server's, a key the server replaced), renews it once and
+ * calls again. Repeating is safe: a check keeps its operation id. When renewing does not
+ * help, the server's own first answer is what the member sees (a revoked member is told so).
+ */
+export async function withConnection<T>(call: (connection: BffConnection) => Promise<BffResult<T>>): Promise<BffResult<T>> {
+  const connection = await currentConnection();
+  const result = await call(connection);
+  if (result.ok || result.error.status !== 401 || !(await signInItem.getValue())) return result;
+  const renewed = await currentConnection({ refused: connection.token });
+  if (!renewed.token || renewed.token === connection.token) return result;
+  return call(renewed);
 }

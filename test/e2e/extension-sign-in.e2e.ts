@@ -139,9 +139,19 @@ test("sign in with your team's server: the sign-in window, consent, a check, ren
     expect(renewed.expiresAt).toBeGreaterThan(Date.now());
     await checkPlainPage(stack, page, /labelled AI/);
 
+    // An access token the server refuses before its time (a clock behind the server's) is
+    // renewed once and the check sent again.
+    await stack.serviceWorker.evaluate(async () => {
+      const { signIn } = await chrome.storage.local.get('signIn');
+      await chrome.storage.local.set({ signIn: { ...signIn, accessToken: `${signIn.accessToken.slice(0, -4)}AAAA` } });
+    });
+    await checkPlainPage(stack, page, /labelled AI/);
+    const reissued = (await stored(stack)).signIn;
+    expect(reissued.refreshToken).not.toBe(renewed.refreshToken);
+
     await options.getByRole('button', { name: 'Sign out' }).click();
     await expect(options.getByTestId('account-note')).toHaveText('Signed out.');
-    expect((await fetch(`${stack.bffUrl}/v1/usage`, { headers: { authorization: `Bearer ${renewed.accessToken}` } })).status).toBe(401);
+    expect((await fetch(`${stack.bffUrl}/v1/usage`, { headers: { authorization: `Bearer ${reissued.accessToken}` } })).status).toBe(401);
   } finally {
     await options.close();
     await stack.configure({ bffUrl: stack.bffUrl });
