@@ -11,13 +11,13 @@ import { waitForToast } from './page-probes.ts';
 
 declare const chrome: any;
 
-async function consoleAsOwner(stack: Stack, page: Page): Promise<void> {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
+async function consoleAs(stack: Stack, page: Page, member = 'owner'): Promise<void> {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', member], {
     env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: new URL(stack.bffUrl).port },
     encoding: 'utf8',
   });
   await page.goto(/(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!);
-  await expect(page.getByText('Signed in as')).toContainText('owner');
+  await expect(page.getByText('Signed in as').first()).toContainText(member);
 }
 
 async function extensionLinkFor(console: Page, member: string): Promise<string> {
@@ -39,7 +39,7 @@ async function checkPlainPage(stack: Stack, page: Page, expected: RegExp): Promi
 test('sign in with a console link: a check works, signing out ends the grant, revoking the member refuses the next check', async ({ stack, page }) => {
   stack.addMember('link-writer');
   const console = await stack.context.newPage();
-  await consoleAsOwner(stack, console);
+  await consoleAs(stack, console);
   const options = await stack.context.newPage();
   await options.goto(`chrome-extension://${stack.extensionId}/options.html`);
   try {
@@ -72,6 +72,26 @@ test('sign in with a console link: a check works, signing out ends the grant, re
     await expect(console.getByText('link-writer revoked.')).toBeVisible();
     const refusal = await checkPlainPage(stack, page, /revoked/);
     expect(refusal).toMatch(/member was revoked\. Ask your administrator/);
+  } finally {
+    await options.close();
+    await console.close();
+    await stack.configure({ bffUrl: stack.bffUrl });
+  }
+});
+
+test('a member makes their own extension link in the console and signs in with it', async ({ stack }) => {
+  stack.addMember('self-serve');
+  const console = await stack.context.newPage();
+  const options = await stack.context.newPage();
+  try {
+    await consoleAs(stack, console, 'self-serve');
+    await console.getByRole('button', { name: 'Sign-in link for my browser extension' }).click();
+    const link = await console.getByTestId('one-time-value').inputValue();
+    expect(link).toMatch(/\/connect#code=/);
+    await options.goto(`chrome-extension://${stack.extensionId}/options.html`);
+    await options.getByLabel('Sign-in link or code').fill(link);
+    await options.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(options.getByTestId('account')).toContainText('Signed in as self-serve');
   } finally {
     await options.close();
     await console.close();
