@@ -51,180 +51,182 @@ async function signInWithLink(name = 'tester') {
   return redeemCode(server, clientId, link.code);
 }
 
-beforeAll(async () => {
-  h = await startHarness({ now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000' } });
-  await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
-  admin = await consoleSignIn(h.token);
-  server = await discover(`${h.bff.url}/`);
-  clientId = await register(server, CHROME_REDIRECT, 'Redline extension');
-});
-afterAll(() => h.close());
-
-describe('discovery and registration', () => {
-  it('the /v1 API is a protected resource whose authorization server is the BFF', async () => {
-    expect(server.resource).toBe(`${h.bff.url}/v1`);
-    expect(server.as.issuer).toBe(`${h.bff.url}/`);
-    const refused = await h.call('/v1/usage', undefined, { token: null });
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
+describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
+  beforeAll(async () => {
+    h = await startHarness({ now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind });
+    await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
+    admin = await consoleSignIn(h.token);
+    server = await discover(`${h.bff.url}/`);
+    clientId = await register(server, CHROME_REDIRECT, 'Redline extension');
   });
+  afterAll(() => h.close());
 
-  it("Chrome's and Firefox's extension redirect URLs are accepted by dynamic registration", async () => {
-    expect(clientId).toMatch(/.+/);
-    expect(await register(server, FIREFOX_REDIRECT, 'Redline extension (Firefox)')).toMatch(/.+/);
-    await expect(register(server, 'chrome-extension://ncdggekeiimjacfkplbplnkjenemmgga/callback', 'x')).rejects.toThrow(/must use https/);
-  });
-});
-
-describe('sign-in links', () => {
-  it('the link (or its bare code) carries the server and a code; the page it opens says what to do', async () => {
-    const url = await extensionLink('tester');
-    expect(url).toMatch(new RegExp(`^${h.bff.url}/connect#code=[A-Za-z0-9_-]{43}$`));
-    const parsed = parseSignInInput(url)!;
-    expect(parsed.server).toBe(h.bff.url);
-    expect(parseSignInInput(parsed.code)).toEqual({ code: parsed.code });
-    expect(parseSignInInput('hello there')).toBeUndefined();
-    const page = await fetch(`${h.bff.url}/connect`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toMatch(/paste it/);
-  });
-
-  it('a link is redeemed once for a grant that /v1 accepts, as the member it was made for', async () => {
-    const bob = await h.addMember('ext-bob');
-    expect(bob).toMatch(/^rl_/);
-    const link = parseSignInInput(await extensionLink('ext-bob'))!;
-    const { grant, memberName } = await redeemCode(server, clientId, link.code);
-    expect(memberName).toBe('ext-bob');
-    expect(grant.accessToken).not.toMatch(/^rl_/);
-
-    const usage = await v1('/v1/usage', grant.accessToken);
-    expect(usage.status).toBe(200);
-    expect(usage.body.member.name).toBe('ext-bob');
-    const check = await v1('/v1/detect', grant.accessToken, { operationId: newOperationId(), text: 'Moreover, it is important to note that this landscape is ever-evolving.' });
-    expect(check.status, check.raw).toBe(200);
-    expect(check.body.result.data.details.chunks.length).toBeGreaterThan(0);
-
-    const again = redeemCode(server, clientId, link.code);
-    await expect(again).rejects.toThrow(/already used, has expired or is unknown/);
-    await expect(again).rejects.toMatchObject({ code: 'invalid_grant' });
-  });
-
-  it('a link expires after 24 hours', async () => {
-    const link = parseSignInInput(await extensionLink('tester'))!;
-    now += 24 * 3600_000 + 1000;
-    try {
-      await expect(redeemCode(server, clientId, link.code)).rejects.toThrow(/already used, has expired/);
-    } finally {
-      now -= 24 * 3600_000 + 1000;
-    }
-  });
-
-  it('console and extension links are not interchangeable', async () => {
-    const consoleLink = (await consolePost(`/members/${await memberId('tester')}/link`)).body.url as string;
-    const consoleCode = new URLSearchParams(new URL(consoleLink).hash.slice(1)).get('link')!;
-    await expect(redeemCode(server, clientId, consoleCode)).rejects.toMatchObject({ code: 'invalid_grant' });
-
-    const extensionCode = parseSignInInput(await extensionLink('tester'))!.code;
-    const asConsole = await fetch(`${h.bff.url}/console/api/sign-in/link`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ code: extensionCode }) });
-    expect(asConsole.status).toBe(401);
-    // The refused console attempt did not use it up.
-    expect((await redeemCode(server, clientId, extensionCode)).memberName).toBe('tester');
-  });
-
-  it('an unregistered client is told to register again; a member can make a link for themselves', async () => {
-    const code = parseSignInInput(await extensionLink('tester'))!.code;
-    await expect(redeemCode(server, 'no-such-client', code)).rejects.toMatchObject({ code: 'invalid_client' });
-
-    const carolToken = await h.addMember('ext-carol');
-    const carol = await consoleSignIn(carolToken);
-    const own = await consolePost('/me/extension-link', {}, carol);
-    expect(own.status).toBe(201);
-    expect((await redeemCode(server, clientId, parseSignInInput(own.body.url)!.code)).memberName).toBe('ext-carol');
-    // A member cannot make links for others.
-    expect((await consolePost(`/members/${await memberId('tester')}/extension-link`, {}, carol)).status).toBe(403);
-  });
-
-  it('the audit log records links made and redeemed, and refusals, never a code or token', async () => {
-    const url = await extensionLink('tester');
-    const { code } = parseSignInInput(url)!;
-    const { grant } = await redeemCode(server, clientId, code);
-    await redeemCode(server, clientId, code).catch(() => undefined);
-    const audit = await (await fetch(`${h.bff.url}/console/api/audit`, { headers: { cookie: admin.cookie } })).json();
-    const actions = audit.entries.map((entry: { action: string }) => entry.action);
-    expect(actions).toEqual(expect.arrayContaining(['extension_link_created', 'extension_signed_in', 'sign_in_refused']));
-    const everything = JSON.stringify(audit) + h.logs.text;
-    for (const secret of [code, grant.accessToken, grant.refreshToken, h.token]) expect(everything).not.toContain(secret);
-  });
-});
-
-describe('tokens at /v1', () => {
-  it('a refresh gives a working access token; the old refresh token then ends the grant', async () => {
-    const { grant } = await signInWithLink();
-    const renewed = await refresh(server, grant);
-    expect(renewed.refreshToken).not.toBe(grant.refreshToken);
-    expect((await v1('/v1/usage', renewed.accessToken)).status).toBe(200);
-    await expect(refresh(server, grant)).rejects.toMatchObject({ code: 'invalid_grant' });
-    const after = await v1('/v1/usage', renewed.accessToken);
-    expect(after.status).toBe(401);
-    expect(after.body.error.message).toMatch(/revoked/);
-  });
-
-  it('signing out revokes the grant: its access and refresh tokens are refused', async () => {
-    const { grant } = await signInWithLink();
-    expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
-    await revoke(server, grant);
-    const refused = await v1('/v1/usage', grant.accessToken);
-    expect(refused.status).toBe(401);
-    expect(refused.body.error).toMatchObject({ code: 'unauthorized', message: 'The access token was revoked. Sign in again.' });
-    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
-    await expect(refresh(server, grant)).rejects.toBeInstanceOf(SignInError);
-  });
-
-  it('revoking the member in the console refuses the extension at once, with a clear message', async () => {
-    await h.addMember('ext-leaver');
-    const { grant } = await signInWithLink('ext-leaver');
-    expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
-    expect((await consolePost(`/members/${await memberId('ext-leaver')}/revoke`)).status).toBe(200);
-    const refused = await v1('/v1/detect', grant.accessToken, { operationId: newOperationId(), text: 'Some text to check.' });
-    expect(refused.status).toBe(401);
-    // Not "sign in again": the console revoked the member's grants too, but the member is the reason.
-    expect(refused.body.error.message).toBe('The member was revoked. Ask your administrator.');
-    await expect(refresh(server, grant)).rejects.toMatchObject({ code: 'invalid_grant' });
-  });
-
-  it('a link made for a member who is revoked before it is used is refused', async () => {
-    await h.addMember('ext-late');
-    const { code } = parseSignInInput(await extensionLink('ext-late'))!;
-    await consolePost(`/members/${await memberId('ext-late')}/revoke`);
-    await expect(redeemCode(server, clientId, code)).rejects.toMatchObject({ code: 'invalid_grant' });
-  });
-
-  it('wrong audience: an MCP token is refused at /v1, and an extension token at /mcp', async () => {
-    const mcpClient = await OAuthTestClient.register(`${h.bff.url}/mcp`);
-    const start = await mcpClient.start();
-    const { location } = await approveWithoutBrowser(start.authorizationUrl, h.token);
-    const mcpTokens = await mcpClient.exchange(location!, start);
-    const atV1 = await v1('/v1/usage', mcpTokens.access_token);
-    expect(atV1.status).toBe(401);
-    expect(atV1.body.error.message).toMatch(/issued for another resource/);
-
-    const { grant } = await signInWithLink();
-    const atMcp = await fetch(`${h.bff.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${grant.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  describe('discovery and registration', () => {
+    it('the /v1 API is a protected resource whose authorization server is the BFF', async () => {
+      expect(server.resource).toBe(`${h.bff.url}/v1`);
+      expect(server.as.issuer).toBe(`${h.bff.url}/`);
+      const refused = await h.call('/v1/usage', undefined, { token: null });
+      expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
     });
-    expect(atMcp.status).toBe(401);
-    expect(atMcp.headers.get('www-authenticate')).toMatch(/issued for another resource/);
+
+    it("Chrome's and Firefox's extension redirect URLs are accepted by dynamic registration", async () => {
+      expect(clientId).toMatch(/.+/);
+      expect(await register(server, FIREFOX_REDIRECT, 'Redline extension (Firefox)')).toMatch(/.+/);
+      await expect(register(server, 'chrome-extension://ncdggekeiimjacfkplbplnkjenemmgga/callback', 'x')).rejects.toThrow(/must use https/);
+    });
   });
 
-  it('an expired access token is refused (signed by this server, expiry in the past)', async () => {
-    const { grant } = await signInWithLink();
-    const forged = await resign(grant, { exp: Math.floor(Date.now() / 1000) - 60 });
-    const refused = await v1('/v1/usage', forged);
-    expect(refused.status).toBe(401);
-    expect(refused.body.error.message).toMatch(/expired/);
-    // The same claims with a live expiry pass: the refusal is the expiry's alone.
-    expect((await v1('/v1/usage', await resign(grant, {}))).status).toBe(200);
+  describe('sign-in links', () => {
+    it('the link (or its bare code) carries the server and a code; the page it opens says what to do', async () => {
+      const url = await extensionLink('tester');
+      expect(url).toMatch(new RegExp(`^${h.bff.url}/connect#code=[A-Za-z0-9_-]{43}$`));
+      const parsed = parseSignInInput(url)!;
+      expect(parsed.server).toBe(h.bff.url);
+      expect(parseSignInInput(parsed.code)).toEqual({ code: parsed.code });
+      expect(parseSignInInput('hello there')).toBeUndefined();
+      const page = await fetch(`${h.bff.url}/connect`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/paste it/);
+    });
+
+    it('a link is redeemed once for a grant that /v1 accepts, as the member it was made for', async () => {
+      const bob = await h.addMember('ext-bob');
+      expect(bob).toMatch(/^rl_/);
+      const link = parseSignInInput(await extensionLink('ext-bob'))!;
+      const { grant, memberName } = await redeemCode(server, clientId, link.code);
+      expect(memberName).toBe('ext-bob');
+      expect(grant.accessToken).not.toMatch(/^rl_/);
+
+      const usage = await v1('/v1/usage', grant.accessToken);
+      expect(usage.status).toBe(200);
+      expect(usage.body.member.name).toBe('ext-bob');
+      const check = await v1('/v1/detect', grant.accessToken, { operationId: newOperationId(), text: 'Moreover, it is important to note that this landscape is ever-evolving.' });
+      expect(check.status, check.raw).toBe(200);
+      expect(check.body.result.data.details.chunks.length).toBeGreaterThan(0);
+
+      const again = redeemCode(server, clientId, link.code);
+      await expect(again).rejects.toThrow(/already used, has expired or is unknown/);
+      await expect(again).rejects.toMatchObject({ code: 'invalid_grant' });
+    });
+
+    it('a link expires after 24 hours', async () => {
+      const link = parseSignInInput(await extensionLink('tester'))!;
+      now += 24 * 3600_000 + 1000;
+      try {
+        await expect(redeemCode(server, clientId, link.code)).rejects.toThrow(/already used, has expired/);
+      } finally {
+        now -= 24 * 3600_000 + 1000;
+      }
+    });
+
+    it('console and extension links are not interchangeable', async () => {
+      const consoleLink = (await consolePost(`/members/${await memberId('tester')}/link`)).body.url as string;
+      const consoleCode = new URLSearchParams(new URL(consoleLink).hash.slice(1)).get('link')!;
+      await expect(redeemCode(server, clientId, consoleCode)).rejects.toMatchObject({ code: 'invalid_grant' });
+
+      const extensionCode = parseSignInInput(await extensionLink('tester'))!.code;
+      const asConsole = await fetch(`${h.bff.url}/console/api/sign-in/link`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ code: extensionCode }) });
+      expect(asConsole.status).toBe(401);
+      // The refused console attempt did not use it up.
+      expect((await redeemCode(server, clientId, extensionCode)).memberName).toBe('tester');
+    });
+
+    it('an unregistered client is told to register again; a member can make a link for themselves', async () => {
+      const code = parseSignInInput(await extensionLink('tester'))!.code;
+      await expect(redeemCode(server, 'no-such-client', code)).rejects.toMatchObject({ code: 'invalid_client' });
+
+      const carolToken = await h.addMember('ext-carol');
+      const carol = await consoleSignIn(carolToken);
+      const own = await consolePost('/me/extension-link', {}, carol);
+      expect(own.status).toBe(201);
+      expect((await redeemCode(server, clientId, parseSignInInput(own.body.url)!.code)).memberName).toBe('ext-carol');
+      // A member cannot make links for others.
+      expect((await consolePost(`/members/${await memberId('tester')}/extension-link`, {}, carol)).status).toBe(403);
+    });
+
+    it('the audit log records links made and redeemed, and refusals, never a code or token', async () => {
+      const url = await extensionLink('tester');
+      const { code } = parseSignInInput(url)!;
+      const { grant } = await redeemCode(server, clientId, code);
+      await redeemCode(server, clientId, code).catch(() => undefined);
+      const audit = await (await fetch(`${h.bff.url}/console/api/audit`, { headers: { cookie: admin.cookie } })).json();
+      const actions = audit.entries.map((entry: { action: string }) => entry.action);
+      expect(actions).toEqual(expect.arrayContaining(['extension_link_created', 'extension_signed_in', 'sign_in_refused']));
+      const everything = JSON.stringify(audit) + h.logs.text;
+      for (const secret of [code, grant.accessToken, grant.refreshToken, h.token]) expect(everything).not.toContain(secret);
+    });
+  });
+
+  describe('tokens at /v1', () => {
+    it('a refresh gives a working access token; the old refresh token then ends the grant', async () => {
+      const { grant } = await signInWithLink();
+      const renewed = await refresh(server, grant);
+      expect(renewed.refreshToken).not.toBe(grant.refreshToken);
+      expect((await v1('/v1/usage', renewed.accessToken)).status).toBe(200);
+      await expect(refresh(server, grant)).rejects.toMatchObject({ code: 'invalid_grant' });
+      const after = await v1('/v1/usage', renewed.accessToken);
+      expect(after.status).toBe(401);
+      expect(after.body.error.message).toMatch(/revoked/);
+    });
+
+    it('signing out revokes the grant: its access and refresh tokens are refused', async () => {
+      const { grant } = await signInWithLink();
+      expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
+      await revoke(server, grant);
+      const refused = await v1('/v1/usage', grant.accessToken);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error).toMatchObject({ code: 'unauthorized', message: 'The access token was revoked. Sign in again.' });
+      expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
+      await expect(refresh(server, grant)).rejects.toBeInstanceOf(SignInError);
+    });
+
+    it('revoking the member in the console refuses the extension at once, with a clear message', async () => {
+      await h.addMember('ext-leaver');
+      const { grant } = await signInWithLink('ext-leaver');
+      expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
+      expect((await consolePost(`/members/${await memberId('ext-leaver')}/revoke`)).status).toBe(200);
+      const refused = await v1('/v1/detect', grant.accessToken, { operationId: newOperationId(), text: 'Some text to check.' });
+      expect(refused.status).toBe(401);
+      // Not "sign in again": the console revoked the member's grants too, but the member is the reason.
+      expect(refused.body.error.message).toBe('The member was revoked. Ask your administrator.');
+      await expect(refresh(server, grant)).rejects.toMatchObject({ code: 'invalid_grant' });
+    });
+
+    it('a link made for a member who is revoked before it is used is refused', async () => {
+      await h.addMember('ext-late');
+      const { code } = parseSignInInput(await extensionLink('ext-late'))!;
+      await consolePost(`/members/${await memberId('ext-late')}/revoke`);
+      await expect(redeemCode(server, clientId, code)).rejects.toMatchObject({ code: 'invalid_grant' });
+    });
+
+    it('wrong audience: an MCP token is refused at /v1, and an extension token at /mcp', async () => {
+      const mcpClient = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+      const start = await mcpClient.start();
+      const { location } = await approveWithoutBrowser(start.authorizationUrl, h.token);
+      const mcpTokens = await mcpClient.exchange(location!, start);
+      const atV1 = await v1('/v1/usage', mcpTokens.access_token);
+      expect(atV1.status).toBe(401);
+      expect(atV1.body.error.message).toMatch(/issued for another resource/);
+
+      const { grant } = await signInWithLink();
+      const atMcp = await fetch(`${h.bff.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${grant.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      expect(atMcp.status).toBe(401);
+      expect(atMcp.headers.get('www-authenticate')).toMatch(/issued for another resource/);
+    });
+
+    it('an expired access token is refused (signed by this server, expiry in the past)', async () => {
+      const { grant } = await signInWithLink();
+      const forged = await resign(grant, { exp: Math.floor(Date.now() / 1000) - 60 });
+      const refused = await v1('/v1/usage', forged);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.message).toMatch(/expired/);
+      // The same claims with a live expiry pass: the refusal is the expiry's alone.
+      expect((await v1('/v1/usage', await resign(grant, {}))).status).toBe(200);
+    });
   });
 });
 
