@@ -237,3 +237,14 @@ async function resign(grant: Grant, changes: Record<string, unknown>): Promise<s
   const key = await importJWK(stored.privateJwk as JWK, 'ES256');
   return new SignJWT({ ...claims, ...changes }).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: stored.kid }).sign(key);
 }
+
+it('a redemption that is the server’s very first request is answered by the authorization server (built on demand)', async () => {
+  const fresh = await startHarness({ offline: true });
+  try {
+    const response = await fetch(`${fresh.bff.url}/oauth/extension-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'x'.repeat(43), client_id: 'unknown' }) });
+    expect(response.status).toBe(401);
+    expect((await response.json()).error).toBe('invalid_client');
+  } finally {
+    await fresh.close();
+  }
+});

@@ -32,7 +32,8 @@ export async function createExtensionLink(store: ConsoleStore, memberId: string,
 const RedeemBody = z.object({ code: z.string().min(1).max(200), client_id: z.string().min(1).max(200) }).strict();
 
 export interface ExtensionLinkDeps {
-  provider: () => MemberAuthorizationServer | undefined;
+  /** The authorization server; undefined when OAuth is off (plain http on a public address). */
+  provider: (req: Request) => MemberAuthorizationServer | undefined;
   /** The /v1 API's resource URL, which the grant is bound to. */
   apiResource: (req: Request) => URL;
   ledger: Ledger;
@@ -64,7 +65,7 @@ open the extension's options (right-click the Redline icon, then <em>Options</em
   router.post(EXTENSION_LINK_PATH, express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = RedeemBody.safeParse(req.body ?? {});
     if (!parsed.success) return oauthError(res, 400, 'invalid_request', 'Send {"code": "<sign-in code>", "client_id": "<your registered client id>"}.');
-    const server = provider();
+    const server = provider(req);
     if (!server) return oauthError(res, 503, 'temporarily_unavailable', 'Sign-in is off on this server: its administrator must set BFF_PUBLIC_URL to its https address.');
     const client = (await server.clientsStore.getClient(parsed.data.client_id)) as OAuthClientInformationFull | undefined;
     if (!client) return oauthError(res, 401, 'invalid_client', 'This extension is not registered with the server (it may have been reset). Register again.');

@@ -117,7 +117,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
   router.use('/oauth/extension-link', limit(15, 30));
   router.use(
     extensionLinkRouter({
-      provider: () => (built?.router ? built.provider : undefined),
+      provider: (req) => (server(req).router ? server(req).provider : undefined),
       apiResource: (req) => apiResourceUrl(publicUrl(req)),
       ledger,
       logger,
