@@ -29,7 +29,7 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Redline',
     description: 'Check writing for AI signals, review humanized rewrites and plagiarism sources, in the editor you are using.',
-    permissions: ['storage', 'contextMenus', 'activeTab', ...(browser === 'firefox' ? [] : ['sidePanel'])],
+    permissions: ['storage', 'contextMenus', 'activeTab', 'identity', ...(browser === 'firefox' ? [] : ['sidePanel'])],
     commands: {
       'check-ai': { suggested_key: { default: 'Alt+Shift+A' }, description: 'Check for AI writing' },
       humanize: { suggested_key: { default: 'Alt+Shift+H' }, description: 'Humanize' },

@@ -172,6 +172,17 @@ export function Members({ me }: { me: Me }) {
                       type="button"
                       onClick={() =>
                         act(async () => {
+                          const link = await api(`/members/${member.id}/extension-link`, {});
+                          setSecret({ label: `Extension sign-in link for ${member.name} (valid 24 hours, once): paste it into the extension's options`, value: link.url });
+                        })
+                      }
+                    >
+                      Extension link
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        act(async () => {
                           if (!confirm(`Rotate ${member.name}'s token? The current one stops working at once.`)) return;
                           const answer = await api(`/members/${member.id}/rotate`, {});
                           setSecret({ label: `New token for ${member.name}`, value: answer.token });

@@ -1,16 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { message, PRODUCTS, Status } from './ui.tsx';
+import { message, OneTime, PRODUCTS, Status } from './ui.tsx';
 
 /** A member's own words per product and what is left of each budget. */
 export function MyUsage() {
   const [products, setProducts] = useState<any>(null);
   const [status, setStatus] = useState('');
+  const [link, setLink] = useState<string | null>(null);
   useEffect(() => void api('/me/usage').then((answer) => setProducts(answer.products), (failure) => setStatus(message(failure))), []);
   return (
     <section aria-labelledby="my-usage-heading">
       <h2 id="my-usage-heading">Your usage</h2>
       <Status text={status} kind="error" />
+      <p>
+        <button type="button" onClick={() => void api('/me/extension-link', {}).then((answer) => setLink(answer.url), (failure) => setStatus(message(failure)))}>
+          Sign-in link for my browser extension
+        </button>
+      </p>
+      {link && <OneTime label="Your extension sign-in link (valid 24 hours, once): paste it into the Redline extension's options" value={link} onDone={() => setLink(null)} />}
       {products && (
         <table>
           <thead>

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { PRODUCTS, type Product } from '@redline/shared';
 import { ConfigError, loadConfig } from './config.ts';
+import { createExtensionLink } from './auth/extension-link.ts';
 import { createSignInLink } from './console/links.ts';
 import { createLogger } from './logging.ts';
 import { createMember, revokeMember } from './members.ts';
@@ -18,6 +19,9 @@ const USAGE = `Usage: npm run members -- <command>
   link ID_OR_NAME
       Prints a one-time sign-in link to the team console (/console) for that member
       (valid 24 hours, once). The address is BFF_PUBLIC_URL, or http://BFF_HOST:BFF_PORT.
+  extension-link ID_OR_NAME
+      Prints a one-time sign-in link for the browser extension (paste it into the
+      extension's options; valid 24 hours, once), with the same address.
 
 The ledger is BFF_DATA_DIR/bff.sqlite (default data/bff.sqlite), or PostgreSQL at BFF_DATABASE_URL.`;
 
@@ -87,12 +91,19 @@ try {
       console.log(`Revoked ${argument}. Its token no longer works${grants ? `, nor its ${grants} MCP sign-in${grants === 1 ? '' : 's'}` : ''}.`);
       break;
     }
-    case 'link': {
-      if (!argument) fail('link needs a member id or name');
+    case 'link':
+    case 'extension-link': {
+      if (!argument) fail(`${command} needs a member id or name`);
       const member = (await ledger.listMembers()).find((candidate) => !candidate.revokedAt && (candidate.id === argument || candidate.name === argument));
       if (!member) fail(`no active member with id or name "${argument}"`);
       const origin = config.publicUrl ? new URL(config.publicUrl).origin : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
       const store = await ledger.consoleStore();
+      if (command === 'extension-link') {
+        const link = await createExtensionLink(store, member.id, 'cli', origin, Date.now());
+        await store.audit({ at: Date.now(), actorId: null, actorName: 'server (npm run members)', action: 'extension_link_created', target: member.id, detail: { name: member.name, expiresAt: link.expiresAt }, address: 'local' });
+        console.log(`One-time extension sign-in link for "${member.name}", valid until ${new Date(link.expiresAt).toISOString()}. Paste it into the extension's options:\n\n  ${link.url}\n`);
+        break;
+      }
       const link = await createSignInLink(store, member.id, 'cli', origin, Date.now());
       await store.audit({ at: Date.now(), actorId: null, actorName: 'server (npm run members)', action: 'sign_in_link_created', target: member.id, detail: { name: member.name, expiresAt: link.expiresAt }, address: 'local' });
       console.log(`One-time console sign-in link for "${member.name}" (${member.role}), valid until ${new Date(link.expiresAt).toISOString()}:\n\n  ${link.url}\n`);

@@ -1,7 +1,8 @@
 import { browser, type Browser } from 'wxt/browser';
 import { runCheck } from '../lib/bff-client.ts';
 import { ContentCommand, ToBackground, isOwnSender, type CheckReply, type ProductName } from '../lib/messages.ts';
-import { getSettings, tokenItem } from '../lib/settings.ts';
+import { withConnection } from '../lib/account.ts';
+import { getSettings } from '../lib/settings.ts';
 import { buildSuggestions } from '../lib/rewrite.ts';
 import { clearTabState, setLiveItems, setTabCheck } from '../lib/tab-state.ts';
 
@@ -41,8 +42,7 @@ async function handleCheck(message: ToBackground & { type: 'check' }, tab: Brows
     ...(message.editor ? { editor: message.editor } : {}),
   };
   await setTabCheck(tabId, url, { ...started, status: 'checking' });
-  const [settings, token] = await Promise.all([getSettings(), tokenItem.getValue()]);
-  const result = await runCheck({ url: settings.bffUrl, token }, message);
+  const [settings, result] = await Promise.all([getSettings(), withConnection((connection) => runCheck(connection, message))]);
   const finishedAt = Date.now();
   if (result.ok) {
     const suggestions =

@@ -21,12 +21,15 @@ const RESPONSE_SCHEMAS = {
 
 export interface BffConnection {
   url: string;
+  /** A member token or an OAuth access token; empty when not signed in. */
   token: string;
+  /** Why there is no token (a sign-in that ended), to tell the member. */
+  problem?: string;
 }
 
 async function call(connection: BffConnection, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<BffResult<unknown>> {
   if (!connection.token) {
-    return { ok: false, error: { code: 'not_configured', message: 'Set the BFF address and your member token on the options page.' } };
+    return { ok: false, error: { code: 'not_configured', message: connection.problem ?? "Sign in to your team's Redline server on the extension's options page." } };
   }
   let response: Response;
   try {
@@ -36,13 +39,13 @@ async function call(connection: BffConnection, path: string, init: RequestInit &
       signal: AbortSignal.timeout(init.timeoutMs ?? 200_000),
     });
   } catch {
-    return { ok: false, error: { code: 'bff_unreachable', message: `Can't reach the BFF at ${connection.url}. Is it running, and is the address on the options page right?` } };
+    return { ok: false, error: { code: 'bff_unreachable', message: `Can't reach your team's Redline server at ${connection.url}. Is it running, and is the address on the options page right?` } };
   }
   const body: unknown = await response.json().catch(() => undefined);
   if (response.ok) return { ok: true, value: body };
   const parsed = BffErrorBody.safeParse(body);
   if (parsed.success) return { ok: false, error: { ...parsed.data.error, status: response.status } };
-  return { ok: false, error: { code: 'bff_unreachable', status: response.status, message: `The BFF at ${connection.url} answered HTTP ${response.status} without an explanation. Is the address right?` } };
+  return { ok: false, error: { code: 'bff_unreachable', status: response.status, message: `The server at ${connection.url} answered HTTP ${response.status} without an explanation. Is the address right?` } };
 }
 
 export async function runCheck(connection: BffConnection, request: CheckRequest): Promise<BffResult<unknown>> {
@@ -55,7 +58,7 @@ export async function runCheck(connection: BffConnection, request: CheckRequest)
   const result = await call(connection, BFF_PATHS[request.product], { method: 'POST', body: JSON.stringify(body) });
   if (!result.ok) return result;
   const parsed = RESPONSE_SCHEMAS[request.product].safeParse(result.value);
-  if (!parsed.success) return { ok: false, error: { code: 'upstream_invalid_response', message: 'The BFF answered in an unexpected form. Is the BFF up to date?' } };
+  if (!parsed.success) return { ok: false, error: { code: 'upstream_invalid_response', message: "Your team's Redline server answered in an unexpected form. Is it up to date?" } };
   return { ok: true, value: parsed.data };
 }
 
@@ -73,5 +76,5 @@ export async function getUsage(connection: BffConnection): Promise<BffResult<Bff
   const result = await call(connection, BFF_PATHS.usage, { timeoutMs: 10_000 });
   if (!result.ok) return result;
   const parsed = BffUsageResponse.safeParse(result.value);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: { code: 'bff_unreachable', message: 'That address does not answer like a Redline BFF.' } };
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: { code: 'bff_unreachable', message: 'That address does not answer like a Redline server.' } };
 }

@@ -25,11 +25,13 @@ export const DEFAULT_SETTINGS: Settings = {
 
 export const settingsItem = storage.defineItem<Settings>('local:settings', { fallback: DEFAULT_SETTINGS });
 
-/** The member token: set on the options page, read only by the background. */
+/** A member token pasted under Advanced on the options page (signing in is the usual way: lib/account.ts). */
 export const tokenItem = storage.defineItem<string>('local:memberToken', { fallback: '' });
 
 export async function getSettings(): Promise<Settings> {
-  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()) };
+  // v3 is the only detector version whose answer is documented, and the one highlighting
+  // reads: a version stored by an older options page is not used.
+  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()), defaultVersion: 'v3' };
 }
 
 export async function updateSettings(patch: Partial<Settings>): Promise<Settings> {

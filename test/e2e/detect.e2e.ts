@@ -134,7 +134,7 @@ test('errors: a wrong token and an exhausted budget are explained', async ({ pag
 
   await stack.configure({ bffUrl: 'http://127.0.0.1:9' }, stack.token);
   await stack.run(page, 'detector');
-  await waitForToast(page, /Can't reach the BFF/);
+  await waitForToast(page, /Can't reach your team's Redline server/);
   await stack.configure({ bffUrl: stack.bffUrl });
 });
 

@@ -59,6 +59,7 @@ export const test = base.extend<{ page: Page }, { stack: Stack }>({
           async ({ settings, memberToken }) => {
             const current = (await chrome.storage.local.get('settings')).settings ?? {};
             await chrome.storage.local.set({ settings: { ...current, ...settings }, memberToken });
+            await chrome.storage.local.remove('signIn'); // a member token and a sign-in are one or the other
           },
           { settings, memberToken },
         );

@@ -16,23 +16,32 @@ test('popup: connection status and usage', async ({ stack }) => {
   await popup.close();
 });
 
-test('options: validates input, tests the connection, shows the origin to allow', async ({ stack }) => {
+test('options: plain words first, the technical settings under Advanced, which validates input and tests the connection', async ({ stack }) => {
   const options = await stack.context.newPage();
   await options.goto(`chrome-extension://${stack.extensionId}/options.html`);
+  await expect(options.getByRole('heading', { name: "Your team's Redline server" })).toBeVisible();
+  await expect(options.getByRole('button', { name: "Sign in with your team's server" })).toBeVisible();
+  // Developer words and choices that break highlighting are not on the page people see.
+  expect(await options.locator('main').evaluate((main) => (main as HTMLElement).innerText)).not.toContain('BFF'); // what is shown, Advanced closed
+  await expect(options.getByLabel('Detector version')).toHaveCount(0);
+  await expect(options.getByLabel('Member token')).toBeHidden();
+
+  await options.getByText('Advanced', { exact: true }).click();
+  const advanced = options.locator('details');
   await expect(options.getByTestId('origin')).toHaveText(`BFF_ALLOWED_ORIGINS=chrome-extension://${stack.extensionId}`);
   await options.getByLabel('Member token').fill('not a token');
   await expect(options.getByText('A member token looks like rl_')).toBeVisible();
-  await expect(options.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expect(advanced.getByRole('button', { name: 'Save' })).toBeDisabled();
   await options.getByLabel('Member token').fill(stack.token);
-  await options.getByLabel('BFF address').fill(stack.bffUrl);
+  await options.getByLabel('Server address').fill(stack.bffUrl);
   await options.getByRole('button', { name: 'Test connection' }).click();
   await expect(options.getByTestId('test-result')).toHaveText(/Connected as e2e/);
-  await options.getByLabel('BFF address').fill('http://127.0.0.1:9');
+  await options.getByLabel('Server address').fill('http://127.0.0.1:9');
   await options.getByRole('button', { name: 'Test connection' }).click();
-  await expect(options.getByTestId('test-result')).toHaveText(/Can't reach the BFF/);
-  await options.getByLabel('BFF address').fill(stack.bffUrl);
-  await options.getByRole('button', { name: 'Save' }).click();
-  await expect(options.getByText('Saved.')).toBeVisible();
+  await expect(options.getByTestId('test-result')).toHaveText(/Can't reach your team's Redline server/);
+  await options.getByLabel('Server address').fill(stack.bffUrl);
+  await advanced.getByRole('button', { name: 'Save' }).click();
+  await expect(advanced.getByText('Saved.')).toBeVisible();
   await options.close();
 });
 

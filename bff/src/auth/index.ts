@@ -7,15 +7,17 @@ import { authenticate } from '../members.ts';
 import type { Ledger } from '../storage/ledger.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
 import { requireCaller } from './bearer.ts';
+import { extensionLinkRouter } from './extension-link.ts';
 import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
 import { MemberAuthorizationServer } from './provider.ts';
-import { mcpResourceUrl, protectedResourceMetadataUrl, publicUrlResolver } from './public-url.ts';
+import { apiProtectedResourceMetadataUrl, apiResourceUrl, mcpResourceUrl, protectedResourceMetadataUrl, publicUrlResolver } from './public-url.ts';
 import { TokenSigner } from './tokens.ts';
 
 export interface AuthDeps {
   config: BffConfig;
   ledger: Ledger;
   logger: Logger;
+  now?: () => number;
 }
 
 interface AuthorizationServer {
@@ -41,7 +43,7 @@ const once = <T>(make: () => Promise<T>) => {
  * extension-origin check, since browsers and hosted clients call it. Built on the first
  * request, when the public URL is known.
  */
-export function createAuth({ config, ledger, logger }: AuthDeps) {
+export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps) {
   const publicUrl = publicUrlResolver(config);
   const store: () => Promise<OAuthStore> = once(() => ledger.oauthStore());
   let built: AuthorizationServer | undefined;
@@ -50,7 +52,8 @@ export function createAuth({ config, ledger, logger }: AuthDeps) {
     const issuer = publicUrl(req);
     const resource = mcpResourceUrl(issuer);
     const signer = once(async () => TokenSigner.open(await store(), issuer.href));
-    const provider = new MemberAuthorizationServer({ store, signer, resource: resource.href, ...config.oauth, logger });
+    const apiResource = apiResourceUrl(issuer);
+    const provider = new MemberAuthorizationServer({ store, signer, resources: [resource.href, apiResource.href], ...config.oauth, logger });
     let router: express.Router | undefined;
     try {
       const metadata = {
@@ -62,6 +65,15 @@ export function createAuth({ config, ledger, logger }: AuthDeps) {
       router = express.Router();
       router.get('/.well-known/oauth-authorization-server', (_req, res) => {
         res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }).json(metadata);
+      });
+      // The /v1 API is a protected resource too (RFC 9728): the browser extension signs in for it.
+      router.get(new URL(apiProtectedResourceMetadataUrl(issuer)).pathname, (_req, res) => {
+        res.set({ 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=300' }).json({
+          resource: apiResource.href,
+          authorization_servers: [issuer.href],
+          bearer_methods_supported: ['header'],
+          resource_name: 'Redline API (browser extension)',
+        });
       });
       router.use(
         mcpAuthRouter({
@@ -102,6 +114,16 @@ export function createAuth({ config, ledger, logger }: AuthDeps) {
   router.use('/token', limit(15, 50));
   router.use('/revoke', limit(15, 50));
   router.use('/register', limit(60, 20));
+  router.use('/oauth/extension-link', limit(15, 30));
+  router.use(
+    extensionLinkRouter({
+      provider: (req) => (server(req).router ? server(req).provider : undefined),
+      apiResource: (req) => apiResourceUrl(publicUrl(req)),
+      ledger,
+      logger,
+      now,
+    }),
+  );
   router.use((req, res, next) => {
     const oauth = server(req).router;
     if (!oauth) return next();
@@ -116,6 +138,17 @@ export function createAuth({ config, ledger, logger }: AuthDeps) {
       resource: (req) => mcpResourceUrl(publicUrl(req)),
       resourceMetadataUrl: (req) => (server(req).router ? protectedResourceMetadataUrl(publicUrl(req)) : undefined),
     }),
+    /**
+     * The member behind an OAuth access token for the /v1 API (the extension's sign-in);
+     * undefined when OAuth is off. Throws InvalidAccessToken, with a reason for the client,
+     * when the token is expired, revoked, or bound to another resource (an MCP token).
+     */
+    apiCaller: async (req: Request, token: string) => {
+      const { router: oauth, provider } = server(req);
+      if (!oauth) return undefined;
+      return (await provider.verify(token, apiResourceUrl(publicUrl(req)))).member;
+    },
+    apiResourceMetadataUrl: (req: Request) => (server(req).router ? apiProtectedResourceMetadataUrl(publicUrl(req)) : undefined),
     /** Revokes every OAuth grant of a member (their tokens are refused anyway once the member is revoked). */
     revokeMemberGrants: async (memberId: string) => (await store()).revokeMemberGrants(memberId, Date.now()),
   };

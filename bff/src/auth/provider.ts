@@ -15,8 +15,11 @@ import { AccessTokenRefused, TokenSigner, randomToken, tokenHash } from './token
 export interface ProviderOptions {
   store: () => Promise<OAuthStore>;
   signer: () => Promise<TokenSigner>;
-  /** The MCP endpoint's URL: the one resource tokens are issued for. */
-  resource: string;
+  /**
+   * The resources tokens are issued for (RFC 8707): the MCP endpoint's URL first (the
+   * default when a client names none), then the /v1 API's (the browser extension).
+   */
+  resources: [string, ...string[]];
   accessTokenSeconds: number;
   refreshTokenDays: number;
   logger: Logger;
@@ -125,8 +128,9 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   /** For the SDK's interface; the MCP endpoint uses verify(), which also checks the audience. */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     try {
-      const caller = await this.verify(token, new URL(this.options.resource));
-      return { token, clientId: caller.clientId!, scopes: [], resource: new URL(this.options.resource), expiresAt: undefined, extra: { memberId: caller.member.id } };
+      const resource = new URL(this.options.resources[0]);
+      const caller = await this.verify(token, resource);
+      return { token, clientId: caller.clientId!, scopes: [], resource, expiresAt: undefined, extra: { memberId: caller.member.id } };
     } catch (error) {
       throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
     }
@@ -142,9 +146,11 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     }
     const store = await this.options.store();
     const grant = await store.grant(claims.grantId);
-    if (!grant || grant.revokedAt !== null) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
+    if (!grant) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
+    // The member first: revoking a member revokes its grants too, and "sign in again" would not help them.
     const member = await store.activeMember(grant.memberId);
     if (!member) throw new InvalidAccessToken('The member was revoked. Ask your administrator.');
+    if (grant.revokedAt !== null) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
     return { member, via: 'oauth', clientId: grant.clientId };
   }
 
@@ -180,13 +186,24 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     return now + this.options.refreshTokenDays * DAY_MS;
   }
 
-  /** RFC 8707: the one resource this server issues tokens for; absent means this one. */
+  /**
+   * A grant for a member without the authorization-code dance, for a sign-in the member
+   * proved otherwise (a one-time extension sign-in link, auth/extension-link.ts): the same
+   * code path and storage as a consent, its code issued and exchanged at once.
+   */
+  async grantFor(client: OAuthClientInformationFull, memberId: string, resource: string): Promise<OAuthTokens> {
+    const redirectUri = client.redirect_uris[0]!;
+    const request = { clientId: client.client_id, redirectUri, codeChallenge: randomToken(), scopes: [], resource: this.#checkResource(resource) };
+    return this.exchangeAuthorizationCode(client, await this.issueCode(request, memberId), undefined, redirectUri);
+  }
+
+  /** RFC 8707: one of the resources this server issues tokens for; absent means the MCP endpoint. */
   #checkResource(requested: string | undefined): string {
-    if (requested === undefined) return this.options.resource;
+    const [mcp] = this.options.resources;
+    if (requested === undefined) return mcp;
     const comparable = (value: string) => value.replace(/#.*$/, '').replace(/\/$/, '');
-    if (comparable(requested) !== comparable(this.options.resource)) {
-      throw new InvalidTargetError(`This server issues tokens only for ${this.options.resource}`);
-    }
-    return this.options.resource;
+    const match = this.options.resources.find((resource) => comparable(resource) === comparable(requested));
+    if (!match) throw new InvalidTargetError(`This server issues tokens only for ${this.options.resources.join(' and ')}`);
+    return match;
   }
 }

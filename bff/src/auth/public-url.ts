@@ -22,3 +22,8 @@ export const mcpResourceUrl = (publicUrl: URL) => new URL('mcp', publicUrl);
 
 /** Where the protected-resource metadata of the MCP endpoint lives (RFC 9728, path-inserted). */
 export const protectedResourceMetadataUrl = (publicUrl: URL) => new URL('/.well-known/oauth-protected-resource/mcp', publicUrl);
+
+/** The /v1 API's URL: the resource the browser extension's OAuth access tokens are bound to. */
+export const apiResourceUrl = (publicUrl: URL) => new URL('v1', publicUrl);
+
+export const apiProtectedResourceMetadataUrl = (publicUrl: URL) => new URL('/.well-known/oauth-protected-resource/v1', publicUrl);

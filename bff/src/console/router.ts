@@ -9,6 +9,7 @@ import { announceMembersChanged } from '../member-events.ts';
 import { authenticate, createMember, revokeMember, rotateMemberToken } from '../members.ts';
 import { ROLES, type Budgets, type Ledger, type MemberRecord } from '../storage/ledger.ts';
 import { ConsoleError, consoleErrorHandler } from './errors.ts';
+import { createExtensionLink } from '../auth/extension-link.ts';
 import { createSignInLink } from './links.ts';
 import {
   checkCsrfToken,
@@ -156,6 +157,14 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     res.json({ products: await productUsage(member) });
   });
 
+  // A one-time sign-in link for the member's own browser extension (every role).
+  api.post('/me/extension-link', async (req, res) => {
+    const { member } = sessionOf(res);
+    const link = await createExtensionLink(await store(), member.id, member.id, consoleOrigin(req, publicUrl), clock.now());
+    await audit(req, member, 'extension_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
+    res.status(201).json(link);
+  });
+
   api.post('/sign-out', async (req, res) => {
     const { session, member } = sessionOf(res);
     await (await store()).revokeSession(session.id, clock.now());
@@ -259,6 +268,13 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     const member = await activeMember(req.params.id!);
     const link = await createSignInLink(await store(), member.id, actor(res).id, consoleOrigin(req, publicUrl), clock.now());
     await audit(req, actor(res), 'sign_in_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
+    res.status(201).json(link);
+  });
+
+  admin.post('/members/:id/extension-link', async (req, res) => {
+    const member = await activeMember(req.params.id!);
+    const link = await createExtensionLink(await store(), member.id, actor(res).id, consoleOrigin(req, publicUrl), clock.now());
+    await audit(req, actor(res), 'extension_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
     res.status(201).json(link);
   });
 

@@ -10,12 +10,14 @@ import {
   type BffCostResponse,
   type BffUsageResponse,
 } from '@redline/shared';
+import { InvalidAccessToken } from '../auth/bearer.ts';
 import { createAuth } from '../auth/index.ts';
 import type { BffConfig } from '../config.ts';
 import { consoleRouter } from '../console/router.ts';
 import { HttpError, LEDGER_RETRY_AFTER_SECONDS, ledgerUnavailable } from '../errors.ts';
 import { describeError, type Logger } from '../logging.ts';
 import type { MemberAuthenticator } from '../member-cache.ts';
+import { looksLikeToken } from '../members.ts';
 import { mcpRouter } from '../mcp/router.ts';
 import type { Metrics } from '../metrics.ts';
 import type { OperationEngine, OperationInput } from '../operations/engine.ts';
@@ -86,7 +88,7 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   });
 
   // OAuth for MCP clients: browsers and hosted clients call it, so before the origin check.
-  const auth = createAuth({ config, ledger, logger });
+  const auth = createAuth({ config, ledger, logger, now });
   app.use(auth.router);
 
   // The team console: same-origin pages with a session cookie, so before the extension-origin check.
@@ -137,17 +139,27 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller }));
 
   const v1 = express.Router();
+  // A member token, or an OAuth access token bound to this API (the extension's sign-in).
   v1.use(async (req, res, next) => {
     const header = req.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const member = match ? await members.authenticate(match[1]!) : undefined;
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    let member: MemberRecord | undefined;
+    let refusal = header ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Sign in on the extension\'s options page, or send your member token as "Authorization: Bearer rl_...".';
+    if (token !== undefined && looksLikeToken(token)) {
+      member = await members.authenticate(token);
+    } else if (token !== undefined) {
+      try {
+        member = await auth.apiCaller(req, token);
+      } catch (error) {
+        if (!(error instanceof InvalidAccessToken)) throw error;
+        refusal = error.message;
+      }
+    }
     if (!member) {
-      res.set('WWW-Authenticate', 'Bearer');
-      throw HttpError.of(
-        401,
-        'unauthorized',
-        header ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Send your member token as "Authorization: Bearer rl_...". Set it on the extension options page.',
-      );
+      const metadata = auth.apiResourceMetadataUrl(req);
+      const parameters = [...(token === undefined ? [] : ['error="invalid_token"']), ...(metadata ? [`resource_metadata="${metadata.href}"`] : [])];
+      res.set('WWW-Authenticate', parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer');
+      throw HttpError.of(401, 'unauthorized', refusal);
     }
     (res.locals as Locals).member = member;
     next();

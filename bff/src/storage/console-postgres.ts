@@ -147,10 +147,10 @@ export class PostgresConsoleStore implements ConsoleStore {
     );
   }
 
-  async consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console'): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
     const { rows } = await this.pool.query<{ member_id: string; purpose: LinkPurpose }>(
-      'UPDATE console_links SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 RETURNING member_id, purpose',
-      [now, codeHash],
+      'UPDATE console_links SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 AND purpose = $3 RETURNING member_id, purpose',
+      [now, codeHash, purpose],
     );
     return rows[0] && { memberId: rows[0].member_id, purpose: rows[0].purpose };
   }

@@ -137,11 +137,11 @@ export class SqliteConsoleStore implements ConsoleStore {
       .run(link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt);
   }
 
-  async consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console'): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
     // One statement: of two requests with the same code, only one sees used_at IS NULL.
     const row = this.db
-      .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING member_id, purpose')
-      .get(now, codeHash, now) as { member_id: string; purpose: LinkPurpose } | undefined;
+      .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND purpose = ? RETURNING member_id, purpose')
+      .get(now, codeHash, now, purpose) as { member_id: string; purpose: LinkPurpose } | undefined;
     return row && { memberId: row.member_id, purpose: row.purpose };
   }
 

@@ -27,7 +27,8 @@ export interface SessionRecord extends NewSession {
   revokedAt: number | null;
 }
 
-export type LinkPurpose = 'console';
+/** What a sign-in link opens: a console session, or the browser extension's sign-in (an OAuth grant for /v1). */
+export type LinkPurpose = 'console' | 'extension';
 
 export interface NewSignInLink {
   /** sha256 of the link's code. */
@@ -127,8 +128,11 @@ export interface ConsoleStore {
   revokeMemberSessions(memberId: string, now: number): Promise<number>;
 
   createLink(link: NewSignInLink): Promise<void>;
-  /** Marks an unused, unexpired link used and returns its member; undefined when used, expired or unknown. */
-  consumeLink(codeHash: string, now: number): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
+  /**
+   * Marks an unused, unexpired link of this purpose (default: console) used and returns its
+   * member; undefined when used, expired, unknown or meant for the other purpose.
+   */
+  consumeLink(codeHash: string, now: number, purpose?: LinkPurpose): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
 
   upstreamKeys(): Promise<UpstreamKeyRecord[]>;
   addUpstreamKey(key: UpstreamKeyRecord): Promise<void>;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { Page } from 'puppeteer-core';
 import { humanize, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
@@ -6,6 +7,9 @@ import { test, expect, type FirefoxStack } from './fixtures.ts';
 import { cardText, highlightedTexts, overlayMarks, textOf, toastText, waitForToast } from './probes.ts';
 
 // The same product checks as the Chromium suite, in Debian's Firefox ESR with the Firefox build.
+
+// `browser` exists only in the add-on's pages, where these callbacks run.
+declare const browser: any;
 
 const ORIGINAL = AI_SENTENCES[0]!;
 // The double rewrites with the shared humanizer: the first suggestion is cognia's rewrite of the first sentence.
@@ -122,11 +126,12 @@ test('options: shows the origin the BFF must allow, and the connection works wit
   expect(await textOf(options, '[data-testid=origin]')).toBe(`BFF_ALLOWED_ORIGINS=${firefox.origin}`);
   expect(await textOf(options, '[data-testid=origin-note]')).toContain('Firefox picks this origin for each profile');
 
+  await options.locator('summary').click(); // Advanced
   await options.locator('#token').fill(firefox.token);
   await options.locator('#bff-url').fill(firefox.bffUrl);
   await options.locator('::-p-text(Test connection)').click();
   await expect.poll(() => textOf(options, '[data-testid=test-result]')).toMatch(/Connected as e2e/);
-  await options.locator('::-p-text(Save)').click();
+  await options.locator('details button[type=submit]').click();
   await expect.poll(() => textOf(options, 'body')).toContain('Saved.');
   await options.close();
 });
@@ -136,7 +141,8 @@ test('options: a BFF that does not allow this origin is named as such, with the 
   const bff = await startBff({});
   try {
     const options = await firefox.openExtensionPage('options.html');
-    await options.waitForSelector('#token');
+    await options.waitForSelector('summary');
+    await options.locator('summary').click(); // Advanced
     await options.locator('#token').fill(bff.addMember('firefox-user'));
     await options.locator('#bff-url').fill(bff.url);
     await options.locator('::-p-text(Test connection)').click();
@@ -148,5 +154,38 @@ test('options: a BFF that does not allow this origin is named as such, with the 
     await options.close();
   } finally {
     await bff.stop();
+  }
+});
+
+test('sign in with a one-time extension link: the Firefox redirect URL registers, a check works, sign-out ends it', async ({ tab, firefox }) => {
+  firefox.addMember('firefox-link');
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'extension-link', 'firefox-link'], {
+    env: { ...process.env, BFF_DATA_DIR: firefox.dataDir, BFF_PORT: new URL(firefox.bffUrl).port },
+    encoding: 'utf8',
+  });
+  const link = /(http:\/\/\S+\/connect#code=\S+)/.exec(output)![1]!;
+  const options = await firefox.openExtensionPage('options.html');
+  try {
+    await options.waitForSelector('#sign-in-link');
+    await options.locator('#sign-in-link').fill(link);
+    await options.locator('form button[type=submit].primary').click();
+    await expect.poll(() => textOf(options, '[data-testid=account]')).toBe(`Signed in as firefox-link at ${new URL(firefox.bffUrl).host}.`);
+    // The client registered with Firefox's own redirect URL for the add-on.
+    const redirect = await options.evaluate(() => browser.identity.getRedirectURL());
+    expect(redirect).toMatch(/^https:\/\/[0-9a-f]+\.extensions\.allizom\.org\/$/);
+
+    await open(tab, firefox, 'plain', '#field');
+    await firefox.run(tab, 'detector');
+    await waitForToast(tab, /2 sentences labelled AI/);
+
+    await options.bringToFront();
+    await options.locator('::-p-text(Sign out)').click();
+    await expect.poll(() => textOf(options, '[data-testid=account-note]')).toBe('Signed out.');
+    await tab.bringToFront();
+    await firefox.run(tab, 'detector');
+    await waitForToast(tab, /Sign in to your team's Redline server/);
+  } finally {
+    await options.close();
+    await firefox.configure({ bffUrl: firefox.bffUrl });
   }
 });

@@ -79,6 +79,7 @@ export const test = base.extend<{ tab: Page }, { firefox: FirefoxStack }>({
           async (settings, memberToken) => {
             const current = (await browser.storage.local.get('settings')).settings ?? {};
             await browser.storage.local.set({ settings: { ...current, ...settings }, memberToken });
+            await browser.storage.local.remove('signIn'); // a member token and a sign-in are one or the other
           },
           settings,
           memberToken,

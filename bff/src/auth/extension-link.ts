@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import express, { type Request } from 'express';
+import { z } from 'zod';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { ConsoleStore } from '../storage/console-store.ts';
+import type { Ledger, MemberRecord } from '../storage/ledger.ts';
+import type { Logger } from '../logging.ts';
+import type { MemberAuthorizationServer } from './provider.ts';
+import { hashSecret } from '../console/sessions.ts';
+
+/**
+ * One-time sign-in links for the browser extension. An administrator (or the member) makes
+ * one in the console; the member pastes it, or just its code, into the extension's options;
+ * the extension redeems it here for an OAuth grant bound to the /v1 API, as if the member had
+ * approved the extension on the consent page. A link works once and for 24 hours, only its
+ * hash is stored, and every redemption, granted or refused, is in the audit log.
+ */
+
+export const EXTENSION_LINK_TTL_MS = 24 * 3600_000;
+export const EXTENSION_LINK_PATH = '/oauth/extension-link';
+/** Where the link points: a page that says what to do with it, should someone open it in a browser. */
+export const CONNECT_PAGE_PATH = '/connect';
+
+export async function createExtensionLink(store: ConsoleStore, memberId: string, createdBy: string, origin: string, now: number) {
+  const code = randomBytes(32).toString('base64url');
+  const expiresAt = now + EXTENSION_LINK_TTL_MS;
+  await store.createLink({ codeHash: hashSecret(code), memberId, purpose: 'extension', createdBy, createdAt: now, expiresAt });
+  // The code is in the fragment: a browser that opens the link never sends it anywhere.
+  return { url: `${origin}${CONNECT_PAGE_PATH}#code=${code}`, code, expiresAt };
+}
+
+const RedeemBody = z.object({ code: z.string().min(1).max(200), client_id: z.string().min(1).max(200) }).strict();
+
+export interface ExtensionLinkDeps {
+  /** The authorization server; undefined when OAuth is off (plain http on a public address). */
+  provider: (req: Request) => MemberAuthorizationServer | undefined;
+  /** The /v1 API's resource URL, which the grant is bound to. */
+  apiResource: (req: Request) => URL;
+  ledger: Ledger;
+  logger: Logger;
+  now: () => number;
+}
+
+const oauthError = (res: express.Response, status: number, error: string, description: string) =>
+  void res.status(status).set('Cache-Control', 'no-store').json({ error, error_description: description });
+
+export function extensionLinkRouter({ provider, apiResource, ledger, logger, now }: ExtensionLinkDeps): express.Router {
+  const router = express.Router();
+
+  router.get(CONNECT_PAGE_PATH, (_req, res) => {
+    res
+      .set({ 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'", 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' })
+      .type('html')
+      .send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Connect the Redline extension</title>
+<style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 34rem; margin: 3rem auto; padding: 0 1rem; }</style></head>
+<body><h1>Connect the Redline extension</h1>
+<p>This is a one-time sign-in link for the Redline browser extension. Copy the whole address from the address bar,
+open the extension's options (right-click the Redline icon, then <em>Options</em>), and paste it under <em>Sign in</em>.</p>
+<p>The link works once, within 24 hours of being made. Nothing has been sent to the server by opening this page.</p>
+</body></html>`);
+  });
+
+  router.post(EXTENSION_LINK_PATH, express.json({ limit: '4kb' }), async (req, res) => {
+    const parsed = RedeemBody.safeParse(req.body ?? {});
+    if (!parsed.success) return oauthError(res, 400, 'invalid_request', 'Send {"code": "<sign-in code>", "client_id": "<your registered client id>"}.');
+    const server = provider(req);
+    if (!server) return oauthError(res, 503, 'temporarily_unavailable', 'Sign-in is off on this server: its administrator must set BFF_PUBLIC_URL to its https address.');
+    const client = (await server.clientsStore.getClient(parsed.data.client_id)) as OAuthClientInformationFull | undefined;
+    if (!client) return oauthError(res, 401, 'invalid_client', 'This extension is not registered with the server (it may have been reset). Register again.');
+
+    const store = await ledger.consoleStore();
+    const audit = (member: MemberRecord | undefined, action: string, detail: Record<string, unknown>) =>
+      store.audit({ at: now(), actorId: member?.id ?? null, actorName: member?.name ?? null, action, target: member?.id ?? null, detail, address: req.socket.remoteAddress ?? '' });
+
+    const link = await store.consumeLink(hashSecret(parsed.data.code.trim()), now(), 'extension');
+    const member = link && (await store.member(link.memberId));
+    if (!member || member.revokedAt) {
+      await audit(undefined, 'sign_in_refused', { method: 'extension_link' });
+      return oauthError(res, 400, 'invalid_grant', 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.');
+    }
+    const tokens = await server.grantFor(client, member.id, apiResource(req).href);
+    await audit(member, 'extension_signed_in', { method: 'link', client: client.client_name ?? client.client_id });
+    logger.info({ member: member.id, clientId: client.client_id }, 'extension signed in with a link');
+    res.set('Cache-Control', 'no-store').json({ ...tokens, member: { id: member.id, name: member.name } });
+  });
+  return router;
+}
