@@ -25,7 +25,7 @@ test('textarea: the AI-labelled sentences are marked in a mirror over the field,
   await firefox.run(tab, 'detector');
   await waitForToast(tab, /2 sentences labelled AI/);
   expect(await overlayMarks(tab)).toEqual(AI_SENTENCES);
-  expect(await toastText(tab)).toContain('not proof of authorship');
+  expect(await toastText(tab)).toContain('signals, not proof');
   expect(await tab.$eval('#field', (field) => ({ value: (field as HTMLTextAreaElement).value, html: field.outerHTML }))).toEqual(before);
 
   const mark = await tab.evaluate(() => {
@@ -33,7 +33,7 @@ test('textarea: the AI-labelled sentences are marked in a mirror over the field,
     return { x: rect.x + 20, y: rect.y + rect.height / 2 };
   });
   await tab.mouse.move(mark.x, mark.y);
-  await expect.poll(() => cardText(tab)).toMatch(/Labelled AI by the detector.*Score 0\.\d\d.*not proof of authorship/);
+  await expect.poll(() => cardText(tab)).toMatch(/Labelled AI by the detector.*Score 0\.\d\d.*signals, not proof/);
 });
 
 test('contenteditable: CSS highlights cover exactly the AI-labelled sentences; the DOM is unchanged', async ({ tab, firefox }) => {

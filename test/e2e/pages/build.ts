@@ -31,6 +31,8 @@ const PAGES: Record<string, string> = {
   stubborn: '<h1>An editor that ignores synthetic edits</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   shadow: '<h1>Editors in shadow roots</h1><x-editor id="open"></x-editor><x-editor id="closed"></x-editor>',
   unreachable: '<h1>A frame without the extension</h1>',
+  article: '',
+  dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
 export async function buildPages(): Promise<void> {
