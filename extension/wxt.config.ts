@@ -37,8 +37,8 @@ export default defineConfig({
       // Chrome takes at most four suggested shortcuts: this is the fourth.
       'check-page': { suggested_key: { default: 'Alt+Shift+P' }, description: 'Check this page for AI writing' },
     },
-    // Readability and the article extraction, imported by the content script only for a page check.
-    web_accessible_resources: [{ resources: ['article.js'], matches: ['<all_urls>'] }],
+    // Imported by the content script only when needed (lib/content/on-demand.ts).
+    web_accessible_resources: [{ resources: ['article.js', 'word-diff.js'], matches: ['<all_urls>'] }],
     ...(browser === 'firefox' ? {} : { key: CHROME_PUBLIC_KEY }),
     ...(browser === 'firefox'
       ? {

@@ -127,8 +127,8 @@ export default defineBackground(() => {
       const opened = browser.sidePanel?.open({ tabId }).catch(() => undefined);
       return Promise.all([opened, message.focus && setPanelFocus(tabId, message.focus)]).then(() => undefined);
     }
-    if (message.type === 'check-page' && !sender.tab) {
-      // From the popup: the page in the tab it names.
+    if (message.type === 'check-page' && sender.url?.startsWith(browser.runtime.getURL('/'))) {
+      // From an extension page (the popup): the page in the tab it names.
       return checkPageInTab(message.tabId);
     }
     return undefined;

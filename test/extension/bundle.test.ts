@@ -44,7 +44,7 @@ describe('the built extension', () => {
     expect(readFileSync(path.join(output, 'content-scripts/content.js'), 'utf8')).not.toContain('readability-page-1');
     expect(readFileSync(path.join(output, 'article.js'), 'utf8')).toContain('readability-page-1');
     const manifest = JSON.parse(readFileSync(path.join(output, 'manifest.json'), 'utf8'));
-    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js'] })]);
+    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js'] })]);
   });
 
   it('declares MV3, the side panel (Chrome) or sidebar (Firefox), the commands and no host access', () => {

@@ -1,4 +1,3 @@
-import { diffWords } from 'diff';
 import { legendList } from './legend.ts';
 import { UI_CSS } from './styles.ts';
 
@@ -6,6 +5,12 @@ export interface CardAction {
   label: string;
   run: () => void;
   primary?: boolean;
+}
+
+export interface DiffPart {
+  value: string;
+  added?: boolean;
+  removed?: boolean;
 }
 
 export interface CardContent {
@@ -158,13 +163,13 @@ export class Card {
     this.#focusIn(this.#extra);
   }
 
-  /** A rewrite of the sentence as a word diff, with what can be done with it. */
-  suggestion(original: string, rewrite: string, actions: CardAction[]): void {
+  /** A rewrite of the sentence as a word diff (parts as `diff`'s diffWords gives them), with what can be done with it. */
+  suggestion(parts: DiffPart[], actions: CardAction[]): void {
     this.#pinned = true;
     const box = document.createElement('div');
     box.className = 'suggestion';
     box.setAttribute('aria-label', 'Suggested rewrite');
-    for (const part of diffWords(original, rewrite)) {
+    for (const part of parts) {
       const node = part.added ? document.createElement('ins') : part.removed ? document.createElement('del') : document.createElement('span');
       node.textContent = part.value;
       box.append(node);

@@ -1,8 +1,7 @@
-import { browser } from 'wxt/browser';
-import { ARTICLE_EXTRACTOR } from './article-key.ts';
 import type { ArticleExtract } from './article-extract.ts';
 import { DomText } from './dom-text.ts';
 import type { EditorFamily } from './editors.ts';
+import { onDemand } from './on-demand.ts';
 import type { DomTarget } from './target.ts';
 
 /** A page being read, not edited: its main text is checked and highlighted, never changed. */
@@ -20,15 +19,9 @@ const PAGE: EditorFamily = {
 
 type Extractor = (doc: Document) => ArticleExtract | undefined;
 
-/**
- * Readability is about 25 KB gzipped, more than the rest of the content script, so it comes
- * in only for a page check: a module import of the extension's own `article.js`, which
- * evaluates in this isolated world.
- */
-export async function loadExtractor(): Promise<Extractor> {
-  const scope = globalThis as Record<symbol, unknown>;
-  if (!scope[ARTICLE_EXTRACTOR]) await import(/* @vite-ignore */ browser.runtime.getURL('/article.js'));
-  return scope[ARTICLE_EXTRACTOR] as Extractor;
+/** Readability is about 25 KB gzipped, nearly the content script's whole budget: it comes in only for a page check. */
+export function loadExtractor(): Promise<Extractor> {
+  return onDemand<Extractor>('article');
 }
 
 export function pageTarget(article: ArticleExtract): PageTarget {

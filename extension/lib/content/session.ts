@@ -5,8 +5,9 @@ import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
 import { SIGNALS_NOT_PROOF, bandRange, documentVerdict, roundedShare, scoreBand } from '../verdict.ts';
 import { applyVerified, selectText } from './apply.ts';
-import { Card, type CardAction } from './card.ts';
+import { Card, type CardAction, type DiffPart } from './card.ts';
 import { documentKey, ignoredSentences, sentenceKey, setIgnored } from './ignored.ts';
+import { onDemand } from './on-demand.ts';
 import { loadExtractor, pageTarget, type PageTarget } from './page.ts';
 import { SOURCE_HIGHLIGHT, aiLevel } from './styles.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
@@ -53,6 +54,8 @@ export class PageSession {
   #cardHide: ReturnType<typeof setTimeout> | undefined;
   /** The item the card is about. */
   #cardItem: { product: ProductName; index: number } | undefined;
+  /** The item whose card was just closed: the caret resting in it does not open it again. */
+  #dismissed: string | undefined;
   /** Where the writer was before the keyboard went into the card, to go back there. */
   #returnTo: { element: HTMLElement; range?: Range } | undefined;
   /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
@@ -345,12 +348,16 @@ export class PageSession {
       const span = tracked.highlighter && find(tracked.highlighter);
       const rects = span && tracked.highlighter!.rectsOf(span);
       if (!span || !rects?.length) continue;
+      const key = `${tracked.product}:${span.index}`;
+      if (via === 'caret' && key === this.#dismissed) return false;
+      this.#dismissed = undefined;
       this.#keepCard();
       this.#cardItem = { product: tracked.product, index: span.index };
       this.#card.onClose = () => this.#returnFromCard();
-      this.#card.show(`${tracked.product}:${span.index}`, rects, this.#cardContent(tracked, span), { keyboard: via !== 'pointer' });
+      this.#card.show(key, rects, this.#cardContent(tracked, span), { keyboard: via !== 'pointer' });
       return true;
     }
+    if (via === 'caret') this.#dismissed = undefined;
     if (via === 'pointer') {
       // Time to move the pointer from the sentence onto the card.
       this.#cardHide ??= setTimeout(() => this.#hideCard(), 400);
@@ -372,6 +379,7 @@ export class PageSession {
   /** Back to the text after the card was left with the keyboard. */
   #returnFromCard(): void {
     this.#keepCard();
+    if (this.#cardItem) this.#dismissed = `${this.#cardItem.product}:${this.#cardItem.index}`;
     this.#cardItem = undefined;
     const back = this.#returnTo;
     this.#returnTo = undefined;
@@ -440,7 +448,8 @@ export class PageSession {
     const editable = target.kind === 'field' || target.element.isContentEditable;
     const copy = { label: 'Copy', run: () => void navigator.clipboard.writeText(rewrite).then(() => this.#card.status('Copied. Paste it where you want it.')).catch(() => this.#card.status('Copying was refused by the page. Select the suggestion and copy it by hand.')) };
     const reject = { label: 'Reject', run: () => this.#card.status('Rejected: the sentence stays as it is.') };
-    this.#card.suggestion(original, rewrite, editable ? [{ label: 'Accept', primary: true, run: () => void this.#acceptRewrite(index, original, rewrite) }, reject] : [copy, reject]);
+    const diffWords = await onDemand<(a: string, b: string) => DiffPart[]>('wordDiff');
+    this.#card.suggestion(diffWords(original, rewrite), editable ? [{ label: 'Accept', primary: true, run: () => void this.#acceptRewrite(index, original, rewrite) }, reject] : [copy, reject]);
   }
 
   /** Card: *Accept*: through the same verified apply as the side panel. */
