@@ -279,7 +279,12 @@ test('Check this page: a long article\'s main text (Readability, loaded on deman
   expect(await page.evaluate(() => document.body.innerHTML)).toBe(html);
 
   // Its card works on a page that is read, not edited: the rewrite can be copied, not accepted.
+  await page.setViewportSize({ width: 1100, height: 720 });
+  await page.locator('redline-toast').getByRole('button', { name: 'What the colours mean' }).click();
   await hoverSentence(page, AI_SENTENCES[0]!);
+  // The README's picture of the page with highlights, the card and the legend (docs/page-review.png).
+  await expect.poll(() => page.locator('redline-card .card').evaluate((card) => getComputedStyle(card).opacity)).toBe('1');
+  await page.screenshot({ path: 'test-results/page-review.png' });
   await page.locator('redline-card').getByRole('button', { name: 'Rewrite this sentence' }).click();
   await expect(page.locator('redline-card .suggestion')).toBeVisible();
   await expect(page.locator('redline-card').getByRole('button', { name: 'Copy' })).toBeVisible();

@@ -210,7 +210,7 @@ export class PageSession {
     const ignored = tracked.ignored.length ? ` · ${tracked.ignored.length} ignored on this page` : '';
     if (!details.chunks?.length) {
       this.#toast.show(verdict, {
-        detail: `${checked}Labelled AI in the whole text, not per sentence: this detector version gives no per-sentence labels, so nothing is highlighted; v3 does.`,
+        detail: `${checked}Nothing is highlighted: this detector version gives no per-sentence labels, only the share labelled AI in the whole text (v3 labels each sentence).`,
         note: SIGNALS_NOT_PROOF,
         actions: [review, this.#dismiss()],
         topic: 'detector',
