@@ -33,7 +33,7 @@ interface Tracked {
   /** The text changed since the check. */
   edited?: boolean;
   /** Items the writer ignored in this document: not drawn, not counted. */
-  ignored: { index: number; span: TrackedSpan }[];
+  ignored: { index: number; span: TrackedSpan; text: string }[];
   /** Detector and sources draw their spans; a rewrite's suggestions are only tracked. */
   highlighter?: Highlighter & { dispose?: () => void };
   /** The target's current text, kept at the cost of the edits rather than a walk per read. */
@@ -181,7 +181,7 @@ export class PageSession {
     const found = product === 'detector' ? aiSpans(text, envelope as DetectEnvelope) : sourceSpans(text, envelope as PlagiarismEnvelope);
     // Sentences the writer ignored in this document before stay out of the highlights and counts.
     const ignoredKeys = await ignoredSentences(documentKey()).catch(() => new Set<string>());
-    const ignored = found.filter((span) => ignoredKeys.has(sentenceKey(text.slice(span.start, span.end)))).map((span) => ({ index: span.index, span }));
+    const ignored = found.filter((span) => ignoredKeys.has(sentenceKey(text.slice(span.start, span.end)))).map((span) => ({ index: span.index, span, text: text.slice(span.start, span.end) }));
     const spans = ignored.length ? found.filter((span) => !ignored.some((item) => item.span === span)) : found;
     this.#track({ product, target, text, spans, envelope, ignored });
     if (ignored.length) this.#noticeIgnored(this.#tracked.get(product)!);
@@ -485,18 +485,19 @@ export class PageSession {
     if (ignore) {
       const span = tracked.spans.find((candidate) => candidate.index === index);
       if (!span) return;
-      await setIgnored(documentKey(), tracked.text.slice(span.start, span.end), true);
+      const text = tracked.text.slice(span.start, span.end);
+      await setIgnored(documentKey(), text, true);
       tracked.spans = tracked.spans.filter((candidate) => candidate !== span);
-      tracked.ignored.push({ index, span });
+      tracked.ignored.push({ index, span, text });
       this.#hideCard();
       this.#returnFromCard();
     } else {
       const item = tracked.ignored.find((candidate) => candidate.index === index);
       if (!item) return;
-      await setIgnored(documentKey(), tracked.text.slice(item.span.start, item.span.end), false);
+      await setIgnored(documentKey(), item.text, false);
       tracked.ignored = tracked.ignored.filter((candidate) => candidate !== item);
-      // Back only if its text is still where it was.
-      if (tracked.text.slice(item.span.start, item.span.end) && !tracked.edited) tracked.spans = [...tracked.spans, item.span].sort((a, b) => a.start - b.start);
+      // Highlighted again only where its text still is.
+      if (tracked.text.slice(item.span.start, item.span.end) === item.text) tracked.spans = [...tracked.spans, item.span].sort((a, b) => a.start - b.start);
     }
     tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
     this.#noticeIgnored(tracked);
