@@ -115,6 +115,15 @@ test('the card is placed below or above the sentence, never over it, and stays r
   for (const rect of low) expect(overlaps(card, rect)).toBe(false);
   expect(card.y + card.height).toBeLessThanOrEqual(Math.min(...low.map((rect) => rect.y)) + 1); // above
   expect(card.y).toBeGreaterThanOrEqual(0);
+
+  // A card in use follows its sentence when the page scrolls.
+  await page.locator('redline-card').getByRole('button', { name: 'What the colours mean' }).click();
+  await page.evaluate(() => scrollBy(0, 150));
+  const moved = await sentenceRects(page, AI_SENTENCES[1]!);
+  expect(moved[0]!.y).toBeLessThan(low[0]!.y - 100);
+  const top = Math.min(...moved.map((rect) => rect.y));
+  await expect.poll(async () => { const box = await cardBox(page); return box.y + box.height; }).toBeLessThanOrEqual(top + 1);
+  for (const rect of moved) expect(overlaps(await cardBox(page), rect)).toBe(false);
 });
 
 test('Rewrite this sentence: only the sentence is humanized, reviewed as a word diff in the card, and accepted through the verified apply', async ({ page, stack }) => {
@@ -289,6 +298,23 @@ test('Check this page: a long article\'s main text (Readability, loaded on deman
   await expect(page.locator('redline-card .suggestion')).toBeVisible();
   await expect(page.locator('redline-card').getByRole('button', { name: 'Copy' })).toBeVisible();
   await expect(page.locator('redline-card').getByRole('button', { name: 'Accept' })).toHaveCount(0);
+});
+
+test('keyboard on a page that is read: a sentence revealed from the side panel opens its card, and Alt+Enter goes into it', async ({ page, stack }) => {
+  await stack.configure({ confirmAboveWords: 100_000 });
+  await page.goto(`${stack.pagesUrl}/article.html`);
+  await stack.serviceWorker.evaluate((tabId) => (globalThis as any).redlineCheckPageInTab(tabId), await stack.tabIdOf(page));
+  await waitForToast(page, /Checked the main text/);
+  const panel = await stack.openSidePanel(page);
+  await panel.getByTestId('flagged-sentences').getByRole('button').first().click();
+  await panel.close();
+  await page.bringToFront();
+  await expect.poll(() => cardText(page)).toContain('Alt+Enter: act on this sentence');
+  await page.keyboard.press('Alt+Enter');
+  expect(await page.evaluate(() => document.querySelector('redline-card')?.shadowRoot?.activeElement?.textContent)).toBe('Rewrite this sentence');
+  await page.keyboard.press('Escape');
+  await expect.poll(() => cardText(page)).toBe('');
+  await stack.configure({ confirmAboveWords: 2000 });
 });
 
 test('a page with no main text to find says so', async ({ page, stack }) => {

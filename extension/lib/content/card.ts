@@ -25,6 +25,8 @@ export interface CardContent {
 /** Space between the sentence's line boxes and the card. */
 const GAP = 6;
 const MARGIN = 8;
+/** Shorter than this a card is not usable: it would rather cover part of a very tall sentence. */
+const MIN_HEIGHT = 96;
 
 /**
  * The card over a highlight, in its own shadow root: what the highlight means, and what can be
@@ -194,20 +196,25 @@ export class Card {
   }
 
   /**
-   * Below the sentence's last line box when the card fits under it, else above its first one,
-   * else on the side with more room: the card never covers a line of the sentence unless the
-   * sentence is taller than the viewport.
+   * Below the sentence's last line box when the card fits under it, else above its first one;
+   * when it fits on neither side, on the side with more room, made that short (its content
+   * scrolls). The card covers a line of the sentence only when the sentence leaves less than
+   * a few lines of the viewport free.
    */
   #place(): void {
     const rects = this.#rects.filter((rect) => rect.width > 0 || rect.height > 0);
     if (rects.length === 0) return;
     const top = Math.min(...rects.map((rect) => rect.top));
     const bottom = Math.max(...rects.map((rect) => rect.bottom));
-    const height = this.#card.offsetHeight;
+    this.#card.style.maxHeight = '';
+    const natural = this.#card.offsetHeight;
     const width = this.#card.offsetWidth;
     const roomBelow = innerHeight - MARGIN - (bottom + GAP);
     const roomAbove = top - GAP - MARGIN;
-    const below = roomBelow >= height || (roomAbove < height && roomBelow >= roomAbove);
+    const below = roomBelow >= natural || (roomAbove < natural && roomBelow >= roomAbove);
+    const room = below ? roomBelow : roomAbove;
+    const height = natural > room ? Math.max(MIN_HEIGHT, room) : natural;
+    if (height < natural) this.#card.style.maxHeight = `${height}px`;
     const y = below ? Math.min(bottom + GAP, innerHeight - MARGIN - height) : Math.max(MARGIN, top - GAP - height);
     const anchor = below ? rects.reduce((last, rect) => (rect.bottom >= last.bottom ? rect : last)) : rects.reduce((first, rect) => (rect.top <= first.top ? rect : first));
     const x = Math.min(Math.max(MARGIN, anchor.left), innerWidth - MARGIN - width);

@@ -251,6 +251,7 @@ export class PageSession {
       document.addEventListener('pointerdown', this.#onPointerDown, { passive: true });
       document.addEventListener('selectionchange', this.#onCaret);
       document.addEventListener('keydown', this.#onKey, { capture: true });
+      document.addEventListener('scroll', this.#onScroll, { capture: true, passive: true });
       check.target.element.addEventListener('keyup', this.#onCaret);
       check.target.element.addEventListener('focusin', this.#onCaret);
     }
@@ -283,12 +284,17 @@ export class PageSession {
     });
   }
 
-  /** After the text changed: the card stays with its sentence while the sentence is there. */
+  /** The page or a container scrolled: the card moves with its sentence, so it never lands on it. */
+  readonly #onScroll = () => {
+    if (this.#cardItem) this.#schedule('card', () => this.#refreshCard());
+  };
+
+  /** After the text changed or moved: the card stays with its sentence while the sentence is there and in view. */
   #refreshCard(): void {
     const item = this.#cardItem;
     const tracked = item && this.#tracked.get(item.product);
     const span = tracked?.spans.find((candidate) => candidate.index === item!.index) as HighlightSpan | undefined;
-    const rects = span && tracked!.highlighter?.rectsOf(span);
+    const rects = span && tracked!.highlighter?.rectsOf(span).filter((rect) => rect.bottom > 0 && rect.top < innerHeight);
     if (span && rects?.length) this.#card.show(`${item!.product}:${item!.index}`, rects, this.#cardContent(tracked!, span));
     else this.#hideCard();
   }
@@ -607,6 +613,7 @@ export class PageSession {
       document.removeEventListener('pointerdown', this.#onPointerDown);
       document.removeEventListener('selectionchange', this.#onCaret);
       document.removeEventListener('keydown', this.#onKey, { capture: true });
+      document.removeEventListener('scroll', this.#onScroll, { capture: true });
       this.#hideCard();
     }
   }

@@ -57,7 +57,7 @@ export const UI_CSS = `
 @media (prefers-color-scheme: dark) {
   .card, .toast { --fg: #f2f2f5; --muted: #c0c0ca; --bg: #1f1f24; --line: #4a4a54; --button: #2e2e36; --accent: #3d6ef5; --accent-fg: #fff; --del: #ff9d9d; --ins: #8be3a6; }
 }
-.card { position: fixed; z-index: 2147483647; width: 340px; transition: opacity .12s ease-out, transform .12s ease-out; }
+.card { position: fixed; z-index: 2147483647; width: 340px; overflow-y: auto; transition: opacity .12s ease-out, transform .12s ease-out; }
 .card[hidden] { display: none; }
 .card.entering { opacity: 0; transform: translateY(var(--enter-from, 4px)); }
 .toast { position: fixed; right: 16px; bottom: 16px; z-index: 2147483647; animation: rise .15s ease-out; }
