@@ -34,7 +34,11 @@ export default defineConfig({
       'check-ai': { suggested_key: { default: 'Alt+Shift+A' }, description: 'Check for AI writing' },
       humanize: { suggested_key: { default: 'Alt+Shift+H' }, description: 'Humanize' },
       'check-sources': { suggested_key: { default: 'Alt+Shift+S' }, description: 'Check sources' },
+      // Chrome takes at most four suggested shortcuts: this is the fourth.
+      'check-page': { suggested_key: { default: 'Alt+Shift+P' }, description: 'Check this page for AI writing' },
     },
+    // Imported by the content script only when needed (lib/content/on-demand.ts).
+    web_accessible_resources: [{ resources: ['article.js', 'word-diff.js'], matches: ['<all_urls>'] }],
     ...(browser === 'firefox' ? {} : { key: CHROME_PUBLIC_KEY }),
     ...(browser === 'firefox'
       ? {

@@ -4,13 +4,16 @@ import { ContentCommand, ToBackground, isOwnSender, type CheckReply, type Produc
 import { withConnection } from '../lib/account.ts';
 import { getSettings } from '../lib/settings.ts';
 import { buildSuggestions } from '../lib/rewrite.ts';
-import { clearTabState, setLiveItems, setTabCheck } from '../lib/tab-state.ts';
+import { clearTabState, setIgnoredItems, setLiveItems, setPanelFocus, setTabCheck } from '../lib/tab-state.ts';
 
 const MENU: Record<string, { product: ProductName; title: string }> = {
   'check-ai': { product: 'detector', title: 'Check for AI writing' },
   humanize: { product: 'humanizer', title: 'Humanize' },
   'check-sources': { product: 'plagiarism', title: 'Check sources' },
 };
+
+/** Check this page: the main text of the page being read (not an editor), for AI writing. */
+const CHECK_PAGE = { id: 'check-page', title: 'Check this page for AI writing' };
 
 async function sendToTab(tabId: number, command: ContentCommand, frameId?: number): Promise<void> {
   try {
@@ -29,7 +32,19 @@ async function runInTab(tabId: number, product: ProductName, frameId?: number): 
   await sendToTab(tabId, { type: 'run', product, targeted: frameId !== undefined }, frameId);
 }
 
+/** The page's own frame reads its main text; frames inside it are not pages being read. */
+async function checkPageInTab(tabId: number): Promise<void> {
+  await sendToTab(tabId, { type: 'check-page' }, 0);
+}
+
+/** One sentence rewritten from the card: answered to the page, not made the tab's result. */
+async function handleSentence(message: ToBackground & { type: 'check' }): Promise<CheckReply> {
+  const result = await withConnection((connection) => runCheck(connection, message));
+  return result.ok ? { ok: true, response: result.value } : { ok: false, error: result.error };
+}
+
 async function handleCheck(message: ToBackground & { type: 'check' }, tab: Browser.tabs.Tab, frameId: number): Promise<CheckReply> {
+  if (message.scope === 'sentence') return handleSentence(message);
   const tabId = tab.id!;
   const url = tab.url ?? '';
   const started = {
@@ -40,6 +55,7 @@ async function handleCheck(message: ToBackground & { type: 'check' }, tab: Brows
     text: message.text,
     frameId,
     ...(message.editor ? { editor: message.editor } : {}),
+    ...(message.scope === 'page' ? { scope: 'page' as const, title: message.title ?? '' } : {}),
   };
   await setTabCheck(tabId, url, { ...started, status: 'checking' });
   const [settings, result] = await Promise.all([getSettings(), withConnection((connection) => runCheck(connection, message))]);
@@ -62,20 +78,24 @@ export default defineBackground(() => {
       for (const [id, { title }] of Object.entries(MENU)) {
         browser.contextMenus.create({ id, title, contexts: ['selection', 'editable', 'page'] });
       }
+      browser.contextMenus.create({ ...CHECK_PAGE, contexts: ['page'] });
     });
   });
 
   browser.contextMenus.onClicked.addListener((info, tab) => {
+    if (info.menuItemId === CHECK_PAGE.id && tab?.id !== undefined) return void checkPageInTab(tab.id);
     const entry = MENU[String(info.menuItemId)];
     if (entry && tab?.id !== undefined) void runInTab(tab.id, entry.product, info.frameId);
   });
 
   browser.commands.onCommand.addListener((command, tab) => {
     const entry = MENU[command];
-    if (!entry) return;
+    if (!entry && command !== CHECK_PAGE.id) return;
     const withTab = tab?.id !== undefined ? Promise.resolve(tab) : browser.tabs.query({ active: true, currentWindow: true }).then(([active]) => active);
     void withTab.then((target) => {
-      if (target?.id !== undefined) void runInTab(target.id, entry.product);
+      if (target?.id === undefined) return;
+      if (entry) void runInTab(target.id, entry.product);
+      else void checkPageInTab(target.id);
     });
   });
 
@@ -97,12 +117,22 @@ export default defineBackground(() => {
     if (message.type === 'live' && sender.tab?.id !== undefined) {
       return setLiveItems(sender.tab.id, message.product, message.indices);
     }
+    if (message.type === 'ignored' && sender.tab?.id !== undefined) {
+      return setIgnoredItems(sender.tab.id, message.product, message.indices);
+    }
     if (message.type === 'open-panel' && sender.tab?.id !== undefined) {
-      return browser.sidePanel?.open({ tabId: sender.tab.id }).catch(() => undefined);
+      const tabId = sender.tab.id;
+      // Opened first: the side panel opens only while the click that asked for it is recent.
+      const opened = browser.sidePanel?.open({ tabId }).catch(() => undefined);
+      return Promise.all([opened, message.focus && setPanelFocus(tabId, message.focus)]).then(() => undefined);
+    }
+    if (message.type === 'check-page' && sender.url?.startsWith(browser.runtime.getURL('/'))) {
+      // From an extension page (the popup): the page in the tab it names.
+      return checkPageInTab(message.tabId);
     }
     return undefined;
   });
 
   // Lets end-to-end tests press a command without a keyboard shortcut: the same code path.
-  (globalThis as { redlineRunInTab?: typeof runInTab }).redlineRunInTab = runInTab;
+  Object.assign(globalThis, { redlineRunInTab: runInTab, redlineCheckPageInTab: checkPageInTab });
 });

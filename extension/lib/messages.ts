@@ -27,6 +27,12 @@ export const CheckRequest = z.object({
   model: z.optional(z.enum(['cognia', 'lexi', 'cognia_v2', 'huma_v2'])),
   /** The editor the text came from and what its undo keeps of an accepted suggestion. */
   editor: z.optional(EditorInfo),
+  /**
+   * What was checked: a page's main text (`page`, with its title), or one sentence from a card
+   * (`sentence`: answered, but not made the tab's result). Absent: the editor, field or selection.
+   */
+  scope: z.optional(z.enum(['page', 'sentence'])),
+  title: z.optional(z.string().check(z.maxLength(300))),
 });
 export type CheckRequest = z.infer<typeof CheckRequest>;
 
@@ -41,13 +47,24 @@ export const ContentCommand = z.union([
   /** Accept all: the pending suggestions at once. */
   z.object({ type: z.literal('apply-all'), items: z.array(z.object({ index: z.number(), replacement: z.string() })), deadline: z.optional(z.number()) }),
   z.object({ type: z.literal('ping') }),
+  /** Check this page: the main text of the page in the top frame (Readability). */
+  z.object({ type: z.literal('check-page') }),
 ]);
 export type ContentCommand = z.infer<typeof ContentCommand>;
 
 /** Content → background: which result items are still in the page's text after an edit. */
 export const LiveItems = z.object({ type: z.literal('live'), product: PRODUCT, indices: z.array(z.number()) });
 
-export const ToBackground = z.union([CheckRequest, LiveItems, z.object({ type: z.literal('open-panel') })]);
+/** Content → background: result items the writer chose to ignore in this document. */
+export const IgnoredItems = z.object({ type: z.literal('ignored'), product: PRODUCT, indices: z.array(z.number()) });
+
+/** Content → background: open the side panel, at one item when `focus` says which. */
+export const OpenPanel = z.object({ type: z.literal('open-panel'), focus: z.optional(z.object({ product: PRODUCT, index: z.number() })) });
+
+/** Extension page (popup) → background: check the main text of the page in this tab. */
+export const CheckPage = z.object({ type: z.literal('check-page'), tabId: z.number() });
+
+export const ToBackground = z.union([CheckRequest, LiveItems, IgnoredItems, OpenPanel, CheckPage]);
 export type ToBackground = z.infer<typeof ToBackground>;
 
 /** An error the UI shows: a BFF error code, or `bff_unreachable` / `not_configured` from the extension. */

@@ -22,11 +22,18 @@ export interface TabCheck {
   suggestions?: Suggestion[];
   /** Result items still found in the page's text; absent until the page reports an edit. */
   live?: number[];
+  /** What was checked: a page's main text (with its title); absent for an editor, field or selection. */
+  scope?: 'page';
+  title?: string;
+  /** Result items the writer chose to ignore in this document (card: *Ignore*). */
+  ignored?: number[];
 }
 
 export interface TabState {
   url: string;
   checks: Partial<Record<ProductName, TabCheck>>;
+  /** The item the writer asked to see in the side panel (card: *Show in panel*), newest request. */
+  focus?: { product: ProductName; index: number; at: number };
 }
 
 // Session storage: kept across service-worker restarts, gone when the browser closes.
@@ -49,6 +56,21 @@ export async function setLiveItems(tabId: number, product: ProductName, indices:
   const check = state?.checks[product];
   if (!state || !check) return;
   check.live = indices;
+  await storage.setItem(keyOf(tabId), state);
+}
+
+export async function setIgnoredItems(tabId: number, product: ProductName, indices: number[]): Promise<void> {
+  const state = await getTabState(tabId);
+  const check = state?.checks[product];
+  if (!state || !check) return;
+  check.ignored = indices;
+  await storage.setItem(keyOf(tabId), state);
+}
+
+export async function setPanelFocus(tabId: number, focus: { product: ProductName; index: number }): Promise<void> {
+  const state = await getTabState(tabId);
+  if (!state) return;
+  state.focus = { ...focus, at: Date.now() };
   await storage.setItem(keyOf(tabId), state);
 }
 

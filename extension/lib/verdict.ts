@@ -3,17 +3,41 @@
  * panel, the popup and the report, so a band reads the same everywhere.
  */
 
-/** Bands for sentences the detector labelled AI, by its score (above 0.5 is labelled AI). */
+/**
+ * Bands for sentences the detector labelled AI, by its score (above 0.5 is labelled AI). Each
+ * band is a tint behind the text plus an underline of its own style, so bands differ by more
+ * than colour. Colours are chosen for contrast (test/extension/verdict.test.ts): dark text stays
+ * at 4.5:1 or more over the light tints, light text over the dark ones, and each underline is
+ * 3:1 or more against a white (light) or near-black (dark) page.
+ */
 export const SCORE_BANDS = [
-  { id: 'ai-1', label: 'Somewhat AI-like', below: 0.7, light: 'rgba(255, 153, 0, 0.22)', dark: 'rgba(255, 170, 60, 0.30)' },
-  { id: 'ai-2', label: 'AI-like', below: 0.85, light: 'rgba(255, 120, 0, 0.36)', dark: 'rgba(255, 140, 40, 0.45)' },
-  { id: 'ai-3', label: 'Very AI-like', below: Infinity, light: 'rgba(235, 80, 0, 0.5)', dark: 'rgba(255, 110, 40, 0.6)' },
+  {
+    id: 'ai-1', label: 'Somewhat AI-like', from: 0.5, below: 0.7,
+    light: 'rgba(255, 170, 0, 0.22)', dark: 'rgba(255, 190, 60, 0.22)',
+    underline: { style: 'dotted', light: '#a15c00', dark: '#f5b942' },
+  },
+  {
+    id: 'ai-2', label: 'AI-like', from: 0.7, below: 0.85,
+    light: 'rgba(255, 120, 0, 0.32)', dark: 'rgba(255, 140, 40, 0.32)',
+    underline: { style: 'dashed', light: '#b83e00', dark: '#ff9a4d' },
+  },
+  {
+    id: 'ai-3', label: 'Very AI-like', from: 0.85, below: Infinity,
+    light: 'rgba(235, 80, 0, 0.42)', dark: 'rgba(255, 110, 40, 0.42)',
+    underline: { style: 'solid', light: '#8f2a00', dark: '#ff7a3d' },
+  },
 ] as const;
 
 export type ScoreBand = (typeof SCORE_BANDS)[number];
 
 export function scoreBand(score: number): ScoreBand {
   return SCORE_BANDS.find((band) => score < band.below) ?? SCORE_BANDS[SCORE_BANDS.length - 1]!;
+}
+
+/** A band's scores in words, for the legend: "scores 0.50 to 0.69". */
+export function bandRange(band: ScoreBand): string {
+  const upper = band.below === Infinity ? '1' : (band.below - 0.01).toFixed(2);
+  return `scores ${band.from.toFixed(2)} to ${upper}`;
 }
 
 export const DOCUMENT_VERDICTS = [

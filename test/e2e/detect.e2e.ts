@@ -11,7 +11,7 @@ test('textarea: marks exactly the AI-labelled sentences in a mirror, leaving the
   await stack.run(page, 'detector');
   await waitForToast(page, /2 sentences labelled AI/);
   expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
-  expect(await toastText(page)).toContain('not proof of authorship');
+  expect(await toastText(page)).toContain('signals, not proof');
   expect(await field.inputValue()).toBe(before.value);
   expect(await field.evaluate((element) => element.outerHTML)).toBe(before.html);
 
@@ -31,7 +31,7 @@ test('textarea: marks exactly the AI-labelled sentences in a mirror, leaving the
     return { x: rect.x + 20, y: rect.y + rect.height / 2 };
   });
   await page.mouse.move(markBox.x, markBox.y);
-  await expect.poll(() => cardText(page)).toMatch(/Labelled AI by the detector.*Score 0\.\d\d.*not proof of authorship/);
+  await expect.poll(() => cardText(page)).toMatch(/Labelled AI by the detector.*Score 0\.\d\d.*signals, not proof/);
 });
 
 test('textarea: typing before a highlight moves it; editing inside one drops it', async ({ page, stack }) => {

@@ -40,12 +40,21 @@ describe('the built extension', () => {
     expect(size).toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET);
   });
 
+  it.each(OUTPUTS)('%s loads Readability on demand, not in the content script', (output) => {
+    expect(readFileSync(path.join(output, 'content-scripts/content.js'), 'utf8')).not.toContain('readability-page-1');
+    expect(readFileSync(path.join(output, 'article.js'), 'utf8')).toContain('readability-page-1');
+    const manifest = JSON.parse(readFileSync(path.join(output, 'manifest.json'), 'utf8'));
+    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js'] })]);
+  });
+
   it('declares MV3, the side panel (Chrome) or sidebar (Firefox), the commands and no host access', () => {
     const chrome = JSON.parse(readFileSync(path.join(OUTPUTS[0]!, 'manifest.json'), 'utf8'));
     const firefox = JSON.parse(readFileSync(path.join(OUTPUTS[1]!, 'manifest.json'), 'utf8'));
     for (const manifest of [chrome, firefox]) {
       expect(manifest.manifest_version).toBe(3);
-      expect(Object.keys(manifest.commands)).toEqual(expect.arrayContaining(['check-ai', 'humanize', 'check-sources']));
+      expect(Object.keys(manifest.commands)).toEqual(expect.arrayContaining(['check-ai', 'humanize', 'check-sources', 'check-page']));
+      // Chrome refuses a manifest with more than four suggested shortcuts.
+      expect(Object.values(manifest.commands).filter((command: any) => command.suggested_key).length).toBeLessThanOrEqual(4);
       expect(manifest.host_permissions ?? []).toEqual([]);
     }
     expect(chrome.side_panel.default_path).toBe('sidepanel.html');

@@ -68,6 +68,11 @@ export default defineContentScript({
           return session.apply(command.index, command.replacement, command.deadline).then((outcome) => ({ ok: outcome === 'applied', outcome, strategy: session!.lastStrategy }));
         case 'apply-all':
           return session.applyAll(command.items, command.deadline).then((outcomes) => ({ ok: true, outcomes }));
+        case 'check-page':
+          // The page being read is the top frame's document.
+          if (window !== window.top) return undefined;
+          void session.checkPage();
+          return Promise.resolve({ ok: true });
         case 'ping':
           return window === window.top ? Promise.resolve({ ok: true, url: location.href }) : undefined;
       }

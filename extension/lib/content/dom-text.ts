@@ -23,6 +23,8 @@ interface Segment {
 export interface CaptureOptions {
   /** Blocks are lines (a code editor): "\n" between blocks, and an empty block is an empty line. */
   lines?: boolean;
+  /** Only these text nodes are text (a page's main text, without its navigation and asides). */
+  include?: (node: Text) => boolean;
 }
 
 const BLOCK = /^(P|DIV|LI|UL|OL|H[1-6]|BLOCKQUOTE|PRE|TR|TD|TH|TABLE|SECTION|ARTICLE|HEADER|FOOTER|FIGURE|FIGCAPTION|DT|DD|DL|HR)$/;
@@ -62,6 +64,7 @@ export class DomText {
         continue;
       }
       const textNode = node as Text;
+      if (options.include && !options.include(textNode)) continue;
       let from = FILLER.exec(textNode.data)?.[0].length ?? 0;
       let to = textNode.data.length;
       if (bounds?.startContainer === textNode) from = Math.max(from, bounds.startOffset);

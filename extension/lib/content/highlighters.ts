@@ -1,5 +1,6 @@
 import { firstIndex, type Span, type TextEdit } from './remap.ts';
-import { AI_LEVELS, SOURCE_HIGHLIGHT, UI_CSS, aiLevel, installHighlightStyles } from './styles.ts';
+import { AI_LEVELS, SOURCE_HIGHLIGHT, UI_CSS, aiLevel, bandDeclarations, installHighlightStyles, sourceDeclarations } from './styles.ts';
+import { pageScheme } from './theme.ts';
 import type { DomText } from './dom-text.ts';
 import type { LiveDomText } from './live-text.ts';
 import { measured } from './perf.ts';
@@ -22,6 +23,8 @@ export interface Highlighter {
   spanAtPoint(x: number, y: number): HighlightSpan | undefined;
   spanAtCaret(): HighlightSpan | undefined;
   rectOf(span: HighlightSpan): DOMRect | undefined;
+  /** The span's line boxes in the viewport (a card is placed beside them, never over them). */
+  rectsOf(span: HighlightSpan): DOMRect[];
   /** Scrolls to the span and selects it. */
   select(span: HighlightSpan): void;
   clear(): void;
@@ -69,7 +72,7 @@ export class DomHighlighter implements Highlighter {
     kind: HighlightSpan['kind'],
     private readonly live: LiveDomText,
   ) {
-    installHighlightStyles(target.element.getRootNode() as Document | ShadowRoot);
+    installHighlightStyles(target.element.getRootNode() as Document | ShadowRoot, pageScheme(target.element));
     const names = kind === 'source' ? [SOURCE_HIGHLIGHT.name] : AI_LEVELS.map((level) => level.name);
     for (const name of names) {
       const highlight = new Highlight();
@@ -189,6 +192,10 @@ export class DomHighlighter implements Highlighter {
     return this.live.model().range(span.start, span.end)?.getBoundingClientRect();
   }
 
+  rectsOf(span: HighlightSpan): DOMRect[] {
+    return this.#rects(span);
+  }
+
   select(span: HighlightSpan): void {
     const range = this.live.model().range(span.start, span.end);
     if (!range) return;
@@ -271,13 +278,14 @@ export class FieldHighlighter implements Highlighter {
   ) {
     const shadow = this.#host.attachShadow({ mode: 'open' });
     const style = document.createElement('style');
+    const scheme = pageScheme(target.element);
     style.textContent = `${UI_CSS}
       .mirror { position: fixed; overflow: hidden; color: transparent; pointer-events: none; z-index: 2147483646;
         border-color: transparent; background: transparent; margin: 0; contain: strict; }
       .mirror mark { color: transparent; border-radius: 2px; }
       .mirror > div > div + div { text-indent: 0; }
-      ${AI_LEVELS.map((level) => `.mirror mark.${level.name} { background: ${level.color}; }`).join('\n')}
-      .mirror mark.source { background: rgba(60, 120, 255, 0.28); text-decoration: underline dotted rgb(40, 90, 220); }`;
+      ${AI_LEVELS.map((level) => `.mirror mark.${level.name} { ${bandDeclarations(level.band, scheme)} }`).join('\n')}
+      .mirror mark.source { ${sourceDeclarations(scheme)} }`;
     this.#mirror.className = 'mirror';
     this.#mirror.setAttribute('aria-hidden', 'true');
     this.#mirror.append(this.#content);
@@ -484,6 +492,14 @@ export class FieldHighlighter implements Highlighter {
 
   rectOf(span: HighlightSpan): DOMRect | undefined {
     return this.#marks.get(span.index)?.[0]?.getBoundingClientRect();
+  }
+
+  rectsOf(span: HighlightSpan): DOMRect[] {
+    // Only what shows inside the field: the mirror clips the rest.
+    const field = this.target.element.getBoundingClientRect();
+    return (this.#marks.get(span.index) ?? [])
+      .flatMap((mark) => [...mark.getClientRects()])
+      .filter((rect) => rect.bottom > field.top && rect.top < field.bottom);
   }
 
   select(captured: HighlightSpan): void {

@@ -4,8 +4,13 @@ import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } 
 import { formatScore } from '../format.ts';
 import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
 import { askPage } from '../page/bridge.ts';
+import { SIGNALS_NOT_PROOF, bandRange, documentVerdict, roundedShare, scoreBand } from '../verdict.ts';
 import { APPLY_LIMITS, applyVerified, selectText, type ApplyLimits } from './apply.ts';
-import { Card } from './card.ts';
+import { Card, type CardAction, type DiffPart } from './card.ts';
+import { documentKey, ignoredSentences, sentenceKey, setIgnored } from './ignored.ts';
+import { onDemand } from './on-demand.ts';
+import { loadExtractor, pageTarget, type PageTarget } from './page.ts';
+import { SOURCE_HIGHLIGHT, aiLevel } from './styles.ts';
 import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
 import { liveText, type LiveDomText, type LiveText } from './live-text.ts';
 import { measured } from './perf.ts';
@@ -14,7 +19,6 @@ import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnve
 import { deepActiveElement, findTarget, isClosedComponent, type DomTarget, type FieldTarget, type Target } from './target.ts';
 import { Toast } from './toast.ts';
 
-const PROBABILISTIC_NOTE = 'Results are probabilistic review signals, not proof of authorship.';
 const PRODUCT_LABEL: Record<ProductName, string> = { detector: 'Checking for AI writing', humanizer: 'Humanizing', plagiarism: 'Checking sources' };
 
 type TrackedSpan = Span & { index: number };
@@ -29,6 +33,8 @@ interface Tracked {
   envelope: unknown;
   /** The text changed since the check. */
   edited?: boolean;
+  /** Items the writer ignored in this document: not drawn, not counted. */
+  ignored: { index: number; span: TrackedSpan; text: string }[];
   /** Detector and sources draw their spans; a rewrite's suggestions are only tracked. */
   highlighter?: Highlighter & { dispose?: () => void };
   /** The target's current text, kept at the cost of the edits rather than a walk per read. */
@@ -45,6 +51,14 @@ export class PageSession {
   readonly #tracked = new Map<ProductName, Tracked>();
   /** Pending animation frames, one per kind of work, so one never cancels the other. */
   readonly #frames = { resync: 0, card: 0 };
+  /** A card opened by the pointer closes a moment after the pointer leaves, so it can be reached. */
+  #cardHide: ReturnType<typeof setTimeout> | undefined;
+  /** The item the card is about. */
+  #cardItem: { product: ProductName; index: number } | undefined;
+  /** The item whose card was just closed: the caret resting in it does not open it again. */
+  #dismissed: string | undefined;
+  /** Where the writer was before the keyboard went into the card, to go back there. */
+  #returnTo: { element: HTMLElement; range?: Range } | undefined;
   /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
   #liveNotice = 0;
   #pointer = { x: 0, y: 0 };
@@ -84,6 +98,37 @@ export class PageSession {
     await this.#send(product, target, text, words, settings);
   }
 
+  /**
+   * Check this page: the main text of the page being read (Readability), checked for AI
+   * writing and highlighted in place. The page's DOM is not changed.
+   */
+  async checkPage(): Promise<void> {
+    const settings = await getSettings();
+    if (isSiteDisabled(settings, location.hostname)) {
+      this.#toast.show(`Redline is off for ${location.hostname}.`, { note: 'Turn it back on from the toolbar popup.', actions: [this.#dismiss()] });
+      return;
+    }
+    this.#toast.show('Finding the main text of this page…');
+    let target: PageTarget | undefined;
+    try {
+      const article = (await loadExtractor())(document);
+      target = article && pageTarget(article);
+    } catch {
+      target = undefined;
+    }
+    const text = target?.readText() ?? '';
+    if (!target || !text.trim()) {
+      this.#toast.show('Redline could not find the main text of this page.', {
+        note: 'Select the text you want to check and use “Check for AI writing” instead.',
+        actions: [this.#dismiss()],
+      });
+      return;
+    }
+    const words = countWords(text);
+    if (words > settings.confirmAboveWords && !(await this.#confirm('detector', words, target, `Check the main text of “${target.title}” (${words.toLocaleString()} words)?`))) return;
+    await this.#send('detector', target, text, words, settings);
+  }
+
   /** The focus is in a frame that did not answer a command: the extension cannot reach it. */
   unreachableFrame(): void {
     this.#toast.show('Redline cannot reach the editor you are in: it is inside a frame the extension cannot read (one still loading, or one closed to extensions).', {
@@ -110,6 +155,7 @@ export class PageSession {
       ...(product === 'detector' ? { version: settings.defaultVersion } : {}),
       ...(product === 'humanizer' ? { model: settings.defaultModel } : {}),
       editor: { name: target.family.name, ...undoOf(target) },
+      ...(target.kind === 'page' ? { scope: 'page' as const, title: (target as PageTarget).title.slice(0, 300) } : {}),
     };
     let reply: CheckReply;
     try {
@@ -118,28 +164,35 @@ export class PageSession {
       reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
     }
     if (!reply.ok) return this.#showError(reply.error, () => void this.#send(product, target, text, words, settings));
-    this.#showResult(product, target, text, reply);
+    await this.#showResult(product, target, text, reply);
   }
 
-  #showResult(product: ProductName, target: Target, text: string, reply: CheckReply & { ok: true }): void {
+  async #showResult(product: ProductName, target: Target, text: string, reply: CheckReply & { ok: true }): Promise<void> {
     const review = { label: 'Review in side panel', primary: true, run: () => void browser.runtime.sendMessage({ type: 'open-panel' }).catch(() => {}) };
     const envelope = reply.response;
     if (product === 'humanizer') {
       const suggestions = reply.suggestions ?? [];
-      this.#track({ product, target, text, spans: suggestions, envelope });
+      this.#track({ product, target, text, spans: suggestions, envelope, ignored: [] });
       this.#toast.show(`The rewrite is ready: ${suggestions.length} suggestion${suggestions.length === 1 ? '' : 's'}.`, {
         note: 'Review each one in the side panel: check meaning, facts, names, links, tone and required terms.',
         actions: [review, this.#dismiss()],
       });
       return;
     }
-    const spans = product === 'detector' ? aiSpans(text, envelope as DetectEnvelope) : sourceSpans(text, envelope as PlagiarismEnvelope);
-    this.#track({ product, target, text, spans, envelope });
+    const found = product === 'detector' ? aiSpans(text, envelope as DetectEnvelope) : sourceSpans(text, envelope as PlagiarismEnvelope);
+    // Sentences the writer ignored in this document before stay out of the highlights and counts.
+    const ignoredKeys = await ignoredSentences(documentKey()).catch(() => new Set<string>());
+    const ignored = found.filter((span) => ignoredKeys.has(sentenceKey(text.slice(span.start, span.end)))).map((span) => ({ index: span.index, span, text: text.slice(span.start, span.end) }));
+    const spans = ignored.length ? found.filter((span) => !ignored.some((item) => item.span === span)) : found;
+    this.#track({ product, target, text, spans, envelope, ignored });
+    if (ignored.length) this.#noticeIgnored(this.#tracked.get(product)!);
     if (product === 'detector') this.#showDetection(this.#tracked.get('detector')!);
     else {
       const score = (envelope as PlagiarismEnvelope).result.result.plagiarism_score;
-      this.#toast.show(`${spans.length} sentence${spans.length === 1 ? '' : 's'} with a similar source · ${score}% of the characters`, {
+      this.#toast.show(`${spans.length} sentence${spans.length === 1 ? '' : 's'} with a similar source`, {
+        detail: `${roundedShare(score)} of the text is similar to sources found online${ignored.length ? ` · ${ignored.length} ignored on this page` : ''}.`,
         note: 'No match is not proof of originality: the check is not exhaustive.',
+        legend: true,
         actions: [review, this.#dismiss()],
       });
     }
@@ -153,11 +206,25 @@ export class PageSession {
     const details = (tracked.envelope as DetectEnvelope).result.data.details;
     const review = { label: 'Review in side panel', primary: true, run: () => void browser.runtime.sendMessage({ type: 'open-panel' }).catch(() => {}) };
     const count = tracked.spans.length;
-    const message = details.chunks?.length
-      ? `${count} sentence${count === 1 ? '' : 's'} labelled AI · ${details.ai_percentage}% of the characters${tracked.edited ? ' (as checked; edited since)' : ''}`
-      : `${details.ai_percentage}% of the characters labelled AI in the whole text`;
-    const note = details.chunks?.length ? PROBABILISTIC_NOTE : `This detector version gives no per-sentence labels, so nothing is highlighted; v3 does. ${PROBABILISTIC_NOTE}`;
-    this.#toast.show(message, { note, actions: [review, this.#dismiss()], topic: 'detector' });
+    const verdict = `${documentVerdict(details.ai_percentage).label}: ${roundedShare(details.ai_percentage)} of the text`;
+    const checked = tracked.target.kind === 'page' ? `Checked the main text of “${(tracked.target as PageTarget).title}” (${countWords(tracked.text).toLocaleString()} words). ` : '';
+    const ignored = tracked.ignored.length ? ` · ${tracked.ignored.length} ignored on this page` : '';
+    if (!details.chunks?.length) {
+      this.#toast.show(verdict, {
+        detail: `${checked}Nothing is highlighted: this detector version gives no per-sentence labels, only the share labelled AI in the whole text (v3 labels each sentence).`,
+        note: SIGNALS_NOT_PROOF,
+        actions: [review, this.#dismiss()],
+        topic: 'detector',
+      });
+      return;
+    }
+    this.#toast.show(`${verdict} is in sentences labelled AI`, {
+      detail: `${checked}${count} sentence${count === 1 ? '' : 's'} labelled AI ${count === 1 ? 'is' : 'are'} highlighted${ignored}${tracked.edited ? ' (as checked; edited since)' : ''}.`,
+      note: SIGNALS_NOT_PROOF,
+      legend: true,
+      actions: [review, this.#dismiss()],
+      topic: 'detector',
+    });
   }
 
   #track(check: Omit<Tracked, 'highlighter' | 'live' | 'unobserve'>): void {
@@ -182,7 +249,10 @@ export class PageSession {
     this.#tracked.set(check.product, tracked);
     if (highlighter) {
       document.addEventListener('mousemove', this.#onPointer, { passive: true });
+      document.addEventListener('pointerdown', this.#onPointerDown, { passive: true });
       document.addEventListener('selectionchange', this.#onCaret);
+      document.addEventListener('keydown', this.#onKey, { capture: true });
+      document.addEventListener('scroll', this.#onScroll, { capture: true, passive: true });
       check.target.element.addEventListener('keyup', this.#onCaret);
       check.target.element.addEventListener('focusin', this.#onCaret);
     }
@@ -211,8 +281,27 @@ export class PageSession {
         if (tracked.product === 'detector' && this.#toast.topic === 'detector') this.#showDetection(tracked);
         this.#noticeLive();
       }
-      this.#card.hide();
+      this.#refreshCard();
     });
+  }
+
+  /** The page or a container scrolled: the card moves with its sentence, so it never lands on it. */
+  readonly #onScroll = () => {
+    if (this.#cardItem) this.#schedule('card', () => this.#refreshCard());
+  };
+
+  /** After the text changed or moved: the card stays with its sentence while the sentence is there and in view. */
+  #refreshCard(): void {
+    const item = this.#cardItem;
+    const tracked = item && this.#tracked.get(item.product);
+    const span = tracked?.spans.find((candidate) => candidate.index === item!.index) as HighlightSpan | undefined;
+    const rects = span && tracked!.highlighter?.rectsOf(span).filter((rect) => rect.bottom > 0 && rect.top < innerHeight);
+    if (span && rects?.length) this.#card.show(`${item!.product}:${item!.index}`, rects, this.#cardContent(tracked!, span));
+    else this.#hideCard();
+  }
+
+  #noticeIgnored(tracked: Tracked): void {
+    void browser.runtime.sendMessage({ type: 'ignored', product: tracked.product, indices: tracked.ignored.map((item) => item.index) }).catch(() => {});
   }
 
   #noticeLive(): void {
@@ -233,35 +322,201 @@ export class PageSession {
 
   readonly #onPointer = (event: MouseEvent) => {
     this.#pointer = { x: event.clientX, y: event.clientY };
-    this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtPoint(this.#pointer.x, this.#pointer.y)));
+    if (this.#card.owns(event.target)) return this.#keepCard();
+    this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtPoint(this.#pointer.x, this.#pointer.y), 'pointer'));
+  };
+
+  /** A click outside a card in use closes it. */
+  readonly #onPointerDown = (event: PointerEvent) => {
+    if (this.#card.pinned && !this.#card.owns(event.target)) this.#hideCard();
   };
 
   readonly #onCaret = () => {
-    this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtCaret()));
+    this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtCaret(), 'caret'));
   };
 
-  #updateCard(find: (highlighter: Highlighter) => HighlightSpan | undefined): void {
+  /** Alt+Enter with the caret in a highlighted sentence: into its card, to act on it by keyboard. */
+  readonly #onKey = (event: KeyboardEvent) => {
+    if (event.key !== 'Enter' || !event.altKey || event.ctrlKey || event.metaKey || this.#card.hasFocus()) return;
+    if (!this.#updateCard((highlighter) => highlighter.spanAtCaret(), 'keyboard')) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const element = event.target instanceof HTMLElement ? event.target : this.#tracked.values().next().value?.target.element;
+    const selection = document.getSelection();
+    this.#returnTo = element && { element, range: selection?.rangeCount ? selection.getRangeAt(0).cloneRange() : undefined };
+    this.#card.focus();
+  };
+
+  /** Shows the card for the span `find` gives, if any; true when one is shown. */
+  #updateCard(find: (highlighter: Highlighter) => HighlightSpan | undefined, via: 'pointer' | 'caret' | 'keyboard'): boolean {
+    // A card in use stays until it is closed.
+    if (this.#card.pinned || this.#card.hasFocus()) return !!this.#card.shown;
     for (const tracked of this.#tracked.values()) {
       const span = tracked.highlighter && find(tracked.highlighter);
-      const rect = span && tracked.highlighter!.rectOf(span);
-      if (!span || !rect) continue;
-      if (span.kind === 'ai') {
-        this.#card.show(span, rect, {
-          title: 'Labelled AI by the detector',
-          detail: `Score ${formatScore(span.score)}: the detector's confidence for this sentence (above 0.5 is labelled AI).`,
-          note: PROBABILISTIC_NOTE,
-        });
-      } else {
-        const match = matchAt(tracked.envelope as PlagiarismEnvelope, span.index);
-        this.#card.show(span, rect, {
-          title: `Similar source (${Math.round(span.score * 100)}% similar)`,
-          detail: `“${match?.web_sentence ?? ''}” (${hostOf(match?.link)})`,
-          note: 'A match needs human review: quotation, permission and common phrasing change its meaning.',
-        });
-      }
+      const rects = span && tracked.highlighter!.rectsOf(span);
+      if (!span || !rects?.length) continue;
+      const key = `${tracked.product}:${span.index}`;
+      if (via === 'caret' && key === this.#dismissed) return false;
+      this.#dismissed = undefined;
+      this.#keepCard();
+      this.#cardItem = { product: tracked.product, index: span.index };
+      this.#card.onClose = () => this.#returnFromCard();
+      this.#card.show(key, rects, this.#cardContent(tracked, span), { keyboard: via !== 'pointer' });
+      return true;
+    }
+    if (via === 'caret') this.#dismissed = undefined;
+    if (via === 'pointer') {
+      // Time to move the pointer from the sentence onto the card.
+      this.#cardHide ??= setTimeout(() => this.#hideCard(), 400);
+    } else this.#hideCard();
+    return false;
+  }
+
+  #keepCard(): void {
+    clearTimeout(this.#cardHide);
+    this.#cardHide = undefined;
+  }
+
+  #hideCard(): void {
+    this.#keepCard();
+    this.#cardItem = undefined;
+    this.#card.hide();
+  }
+
+  /** Back to the text after the card was left with the keyboard. */
+  #returnFromCard(): void {
+    this.#keepCard();
+    if (this.#cardItem) this.#dismissed = `${this.#cardItem.product}:${this.#cardItem.index}`;
+    this.#cardItem = undefined;
+    const back = this.#returnTo;
+    this.#returnTo = undefined;
+    if (!back) return;
+    back.element.focus({ preventScroll: true });
+    if (back.range && !(back.element instanceof HTMLTextAreaElement || back.element instanceof HTMLInputElement)) {
+      const selection = document.getSelection();
+      selection?.removeAllRanges();
+      selection?.addRange(back.range);
+    }
+  }
+
+  #cardContent(tracked: Tracked, span: HighlightSpan) {
+    const common: CardAction[] = [
+      { label: 'Ignore', run: () => void this.#ignore(tracked.product, span.index) },
+      { label: 'Show in panel', run: () => this.#showInPanel(tracked.product, span.index) },
+    ];
+    if (span.kind === 'ai') {
+      const band = scoreBand(span.score);
+      return {
+        title: band.label,
+        swatch: aiLevel(span.score).name,
+        detail: `Labelled AI by the detector. Score ${formatScore(span.score)} of 1 (this colour: ${bandRange(band)}).`,
+        note: SIGNALS_NOT_PROOF,
+        actions: [{ label: 'Rewrite this sentence', primary: true, run: () => void this.#rewriteSentence(span.index) }, ...common],
+      };
+    }
+    const match = matchAt(tracked.envelope as PlagiarismEnvelope, span.index);
+    return {
+      title: `Similar source (${Math.round(span.score * 100)}% similar)`,
+      swatch: SOURCE_HIGHLIGHT.name,
+      detail: `“${match?.web_sentence ?? ''}” (${hostOf(match?.link)})`,
+      note: 'A match needs human review: quotation, permission and common phrasing change its meaning.',
+      actions: common,
+    };
+  }
+
+  /** The current span of an item, if the text still holds it. */
+  #itemSpan(product: ProductName, index: number): { tracked: Tracked; span: TrackedSpan } | undefined {
+    const tracked = this.#tracked.get(product);
+    const span = tracked?.spans.find((candidate) => candidate.index === index);
+    return tracked && span ? { tracked, span } : undefined;
+  }
+
+  /** Card: *Rewrite this sentence*. Only the sentence goes to the humanizer; the suggestion is reviewed in the card. */
+  async #rewriteSentence(index: number, retryId?: string): Promise<void> {
+    const item = this.#itemSpan('detector', index);
+    if (!item) return this.#card.status('This sentence changed since the check: check again to rewrite it.');
+    const original = item.tracked.text.slice(item.span.start, item.span.end);
+    const settings = await getSettings();
+    const words = countWords(original);
+    const operationId = retryId ?? crypto.randomUUID();
+    this.#card.status(`Rewriting this sentence (${words} word${words === 1 ? '' : 's'} of the humanizer balance)…`);
+    const request: CheckRequest = { type: 'check', product: 'humanizer', scope: 'sentence', operationId, text: original, words, model: settings.defaultModel };
+    let reply: CheckReply;
+    try {
+      reply = (await browser.runtime.sendMessage(request)) as CheckReply;
+    } catch {
+      reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
+    }
+    // A retry of the same sentence reuses the operation id, so it is never charged twice.
+    if (!reply.ok) return this.#card.status(reply.error.message, [{ label: 'Retry', primary: true, run: () => void this.#rewriteSentence(index, operationId) }]);
+    const rewrite = ((reply.response as { result?: { humanized_text?: string } }).result?.humanized_text ?? '').trim();
+    if (!rewrite || rewrite === original) return this.#card.status('The humanizer left this sentence as it was.');
+    const target = item.tracked.target;
+    const editable = target.kind === 'field' || target.element.isContentEditable;
+    const copy = { label: 'Copy', run: () => void navigator.clipboard.writeText(rewrite).then(() => this.#card.status('Copied. Paste it where you want it.')).catch(() => this.#card.status('Copying was refused by the page. Select the suggestion and copy it by hand.')) };
+    const reject = { label: 'Reject', run: () => this.#card.status('Rejected: the sentence stays as it is.') };
+    const diffWords = await onDemand<(a: string, b: string) => DiffPart[]>('wordDiff');
+    this.#card.suggestion(diffWords(original, rewrite), editable ? [{ label: 'Accept', primary: true, run: () => void this.#acceptRewrite(index, original, rewrite) }, reject] : [copy, reject]);
+  }
+
+  /** Card: *Accept*: through the same verified apply as the side panel. */
+  async #acceptRewrite(index: number, original: string, rewrite: string): Promise<void> {
+    const item = this.#itemSpan('detector', index);
+    if (!item || item.tracked.text.slice(item.span.start, item.span.end) !== original) {
+      return this.#card.status('This sentence changed since the rewrite: nothing was replaced.');
+    }
+    this.#card.status('Replacing the sentence…');
+    const outcome = await this.#applyRange(item.tracked, item.span.start, item.span.end, rewrite, APPLY_LIMITS);
+    if (outcome === 'applied') {
+      this.#hideCard();
+      const undo = item.tracked.target.family.undo.acceptIsOneStep
+        ? 'Undo in the editor (Ctrl+Z) brings the original back.'
+        : `${item.tracked.target.family.name} does not record this change in its undo history.`;
+      this.#toast.show('Sentence replaced with the rewrite.', {
+        detail: 'Its highlight is gone until the text is checked again.',
+        note: undo,
+        actions: [{ label: 'Check again', primary: true, run: () => void this.run('detector') }, this.#dismiss()],
+      });
       return;
     }
-    this.#card.hide();
+    const copy = { label: 'Copy the rewrite', run: () => void navigator.clipboard.writeText(rewrite).catch(() => {}) };
+    if (outcome === 'refused') this.#card.status('The editor did not take the change, so nothing was changed. The sentence is selected: paste the rewrite over it.', [copy]);
+    else if (outcome === 'withdrawn') this.#card.status('This sentence changed since the rewrite: nothing was replaced.');
+    else this.#card.status('The editor changed the text in another way and it could not be undone. Check the sentence in the editor.', [copy]);
+  }
+
+  /** Card: *Ignore*: for this document, remembered on this device; the highlight goes and the item is not counted. */
+  async #ignore(product: ProductName, index: number, ignore = true): Promise<void> {
+    const tracked = this.#tracked.get(product);
+    if (!tracked) return;
+    if (ignore) {
+      const span = tracked.spans.find((candidate) => candidate.index === index);
+      if (!span) return;
+      const text = tracked.text.slice(span.start, span.end);
+      await setIgnored(documentKey(), text, true);
+      tracked.spans = tracked.spans.filter((candidate) => candidate !== span);
+      tracked.ignored.push({ index, span, text });
+      this.#hideCard();
+      this.#returnFromCard();
+    } else {
+      const item = tracked.ignored.find((candidate) => candidate.index === index);
+      if (!item) return;
+      await setIgnored(documentKey(), item.text, false);
+      tracked.ignored = tracked.ignored.filter((candidate) => candidate !== item);
+      // Highlighted again only where its text still is.
+      if (tracked.text.slice(item.span.start, item.span.end) === item.text) tracked.spans = [...tracked.spans, item.span].sort((a, b) => a.start - b.start);
+    }
+    tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
+    this.#noticeIgnored(tracked);
+    this.#toast.show(ignore ? 'Ignored on this page: this sentence is no longer highlighted or counted.' : 'The sentence is highlighted again.', {
+      note: ignore ? 'Redline remembers this on this device for this page.' : undefined,
+      actions: ignore ? [{ label: 'Undo', primary: true, run: () => void this.#ignore(product, index, false) }, this.#dismiss()] : [this.#dismiss()],
+    });
+  }
+
+  /** Card: *Show in panel*: opens the side panel at this item. */
+  #showInPanel(product: ProductName, index: number): void {
+    void browser.runtime.sendMessage({ type: 'open-panel', focus: { product, index } }).catch(() => {});
   }
 
   /** From the side panel: scroll to a result item and select it, if it is still in the text. */
@@ -360,17 +615,22 @@ export class PageSession {
     tracked.target.element.removeEventListener('keyup', this.#onCaret);
     tracked.target.element.removeEventListener('focusin', this.#onCaret);
     this.#tracked.delete(product);
+    if (this.#cardItem?.product === product) this.#hideCard();
     if (![...this.#tracked.values()].some((other) => other.highlighter)) {
       document.removeEventListener('mousemove', this.#onPointer);
+      document.removeEventListener('pointerdown', this.#onPointerDown);
       document.removeEventListener('selectionchange', this.#onCaret);
-      this.#card.hide();
+      document.removeEventListener('keydown', this.#onKey, { capture: true });
+      document.removeEventListener('scroll', this.#onScroll, { capture: true });
+      this.#hideCard();
     }
   }
 
-  #confirm(product: ProductName, words: number, target: Target): Promise<boolean> {
+  #confirm(product: ProductName, words: number, target: Target, question?: string): Promise<boolean> {
     const balance = { detector: 'detector', humanizer: 'humanizer', plagiarism: 'plagiarism checker' }[product];
     return new Promise<boolean>((resolve) => {
-      this.#toast.show(`This check uses ${words.toLocaleString()} words of the team's ${balance} balance.`, {
+      this.#toast.show(question ?? `This check uses ${words.toLocaleString()} words of the team's ${balance} balance.`, {
+        ...(question ? { detail: `This check uses ${words.toLocaleString()} words of the team's ${balance} balance.` } : {}),
         note: 'Words are counted as whitespace-separated words, as the service charges them.',
         actions: [
           { label: 'Check', primary: true, run: () => resolve(true) },
@@ -379,7 +639,7 @@ export class PageSession {
       });
     }).finally(() => {
       // The answer was a click in the toast: give the editor its focus back.
-      if (target.kind !== 'selection') target.element.focus({ preventScroll: true });
+      if (target.kind !== 'selection' && target.kind !== 'page') target.element.focus({ preventScroll: true });
     });
   }
 

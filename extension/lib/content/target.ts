@@ -4,7 +4,7 @@ import { fieldText, type FieldText } from './field-text.ts';
 
 /** Where a check's text comes from, and how to point back into it. */
 export interface Target {
-  kind: 'field' | 'editor' | 'selection';
+  kind: 'field' | 'editor' | 'selection' | 'page';
   /** The field, the editor root, or the element around the selection. */
   element: HTMLElement;
   /** The editor family: how its text is edited and what its undo keeps. */
@@ -22,7 +22,7 @@ export interface FieldTarget extends Target {
 }
 
 export interface DomTarget extends Target {
-  kind: 'editor' | 'selection';
+  kind: 'editor' | 'selection' | 'page';
   /** A fresh text model of the target. */
   model(): DomText;
 }

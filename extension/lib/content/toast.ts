@@ -1,3 +1,4 @@
+import { legendList } from './legend.ts';
 import { UI_CSS } from './styles.ts';
 
 export interface ToastAction {
@@ -28,7 +29,20 @@ export class Toast {
     shadow.append(style, this.#box);
   }
 
-  show(message: string, options: { note?: string; error?: boolean; actions?: ToastAction[]; tick?: (seconds: number) => string | undefined; topic?: string } = {}): void {
+  show(
+    message: string,
+    options: {
+      /** A second line under the message. */
+      detail?: string;
+      note?: string;
+      error?: boolean;
+      actions?: ToastAction[];
+      /** Offer the legend of the highlight styles. */
+      legend?: boolean;
+      tick?: (seconds: number) => string | undefined;
+      topic?: string;
+    } = {},
+  ): void {
     this.#stopTimer();
     this.#topic = options.topic;
     if (!this.#host.isConnected) document.documentElement.append(this.#host);
@@ -37,6 +51,12 @@ export class Toast {
       line.className = options.error ? 'error message' : 'message';
       line.textContent = text;
       const children: Node[] = [line];
+      if (options.detail) {
+        const detail = document.createElement('div');
+        detail.className = 'detail';
+        detail.textContent = options.detail;
+        children.push(detail);
+      }
       if (options.note) {
         const note = document.createElement('div');
         note.className = 'note';
@@ -49,6 +69,23 @@ export class Toast {
         if (action.primary) button.className = 'primary';
         button.addEventListener('click', () => action.run());
         children.push(button);
+      }
+      if (options.legend) {
+        const toggle = document.createElement('button');
+        toggle.textContent = 'What the colours mean';
+        toggle.setAttribute('aria-expanded', 'false');
+        let legend: HTMLElement | undefined;
+        toggle.addEventListener('click', () => {
+          if (legend) {
+            legend.remove();
+            legend = undefined;
+          } else {
+            legend = legendList();
+            this.#box.append(legend);
+          }
+          toggle.setAttribute('aria-expanded', String(!!legend));
+        });
+        children.push(toggle);
       }
       this.#box.replaceChildren(...children);
     };

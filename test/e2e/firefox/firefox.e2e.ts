@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { Page } from 'puppeteer-core';
 import { humanize, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
+import { ARTICLE_TITLE } from '../pages/article-text.ts';
 import { startBff } from '../backend.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
 import { cardText, highlightedTexts, overlayMarks, textOf, toastText, waitForToast } from './probes.ts';
@@ -29,7 +30,7 @@ test('textarea: the AI-labelled sentences are marked in a mirror over the field,
   await firefox.run(tab, 'detector');
   await waitForToast(tab, /2 sentences labelled AI/);
   expect(await overlayMarks(tab)).toEqual(AI_SENTENCES);
-  expect(await toastText(tab)).toContain('not proof of authorship');
+  expect(await toastText(tab)).toContain('signals, not proof');
   expect(await tab.$eval('#field', (field) => ({ value: (field as HTMLTextAreaElement).value, html: field.outerHTML }))).toEqual(before);
 
   const mark = await tab.evaluate(() => {
@@ -37,7 +38,20 @@ test('textarea: the AI-labelled sentences are marked in a mirror over the field,
     return { x: rect.x + 20, y: rect.y + rect.height / 2 };
   });
   await tab.mouse.move(mark.x, mark.y);
-  await expect.poll(() => cardText(tab)).toMatch(/Labelled AI by the detector.*Score 0\.\d\d.*not proof of authorship/);
+  await expect.poll(() => cardText(tab)).toMatch(/Labelled AI by the detector.*Score 0\.\d\d.*signals, not proof/);
+});
+
+test('Check this page: Readability comes in on demand, and the article is checked and highlighted without changing the page', async ({ tab, firefox }) => {
+  await tab.goto(`${firefox.pagesUrl}/article.html`);
+  await tab.bringToFront();
+  const html = await tab.evaluate(() => document.body.innerHTML);
+  await firefox.checkPage(tab);
+  await waitForToast(tab, /Check the main text of/);
+  await tab.evaluate(() => (document.querySelector('redline-toast')!.shadowRoot!.querySelector('button.primary') as HTMLButtonElement).click());
+  const toast = await waitForToast(tab, /Checked the main text/);
+  expect(toast).toContain(`Checked the main text of “${ARTICLE_TITLE}” (4,059 words)`);
+  expect(await highlightedTexts(tab)).toEqual(expect.arrayContaining(AI_SENTENCES));
+  expect(await tab.evaluate(() => document.body.innerHTML)).toBe(html);
 });
 
 test('contenteditable: CSS highlights cover exactly the AI-labelled sentences; the DOM is unchanged', async ({ tab, firefox }) => {

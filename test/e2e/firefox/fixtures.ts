@@ -24,6 +24,8 @@ export interface FirefoxStack extends Backend {
   configure(settings: Record<string, unknown>, token?: string): Promise<void>;
   /** Presses a command (as the keyboard shortcut or context menu would) for the tab showing `page`. */
   run(page: Page, product: 'detector' | 'humanizer' | 'plagiarism'): Promise<void>;
+  /** *Check this page* for the tab showing `page`, as the command, context menu and popup do. */
+  checkPage(page: Page): Promise<void>;
   tabIdOf(page: Page): Promise<number>;
   /** The sidebar's page for the tab showing `page`, opened in a tab of its own. */
   openSidebar(page: Page): Promise<Page>;
@@ -112,6 +114,10 @@ export const test = base.extend<{ tab: Page }, { firefox: FirefoxStack }>({
             tabId,
             product,
           );
+        },
+        async checkPage(page) {
+          const tabId = await tabIdOf(page);
+          await control.evaluate(async (tabId: number) => (await browser.runtime.getBackgroundPage()).redlineCheckPageInTab(tabId), tabId);
         },
         async openSidebar(page) {
           const panel = await openExtensionPage(`sidepanel.html?tabId=${await tabIdOf(page)}`);

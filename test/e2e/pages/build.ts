@@ -16,7 +16,7 @@ const PAGES: Record<string, string> = {
     <div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px; margin-top: 12px;"></div>
     <div id="scroller" style="height: 160px; overflow: auto; margin-top: 12px; border: 1px solid #888;">
       <div style="height: 200px"></div>
-      <textarea id="inner" rows="4" cols="60" style="font: 15px/1.4 monospace;"></textarea>
+      <textarea id="inner" aria-label="A draft in a scrolling box" rows="4" cols="60" style="font: 15px/1.4 monospace;"></textarea>
       <div style="height: 400px"></div>
     </div>`,
   tiptap: '<h1>Tiptap</h1><div id="editor"></div>',
@@ -33,6 +33,8 @@ const PAGES: Record<string, string> = {
   pasteonly: '<h1>An editor that takes text only from paste</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   shadow: '<h1>Editors in shadow roots</h1><x-editor id="open"></x-editor><x-editor id="closed"></x-editor>',
   unreachable: '<h1>A frame without the extension</h1>',
+  article: '',
+  dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
 export async function buildPages(): Promise<void> {
