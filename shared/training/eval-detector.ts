@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeWeights, type DetectorWeightsFile } from '../src/analysis/detector/model.ts';
+import { decodeModel, type DetectorWeightsFile } from '../src/analysis/detector/model.ts';
 import type { LabelledText } from './corpus.ts';
 import { FOLDS, leaveOneCorpusOut, leaveOneGeneratorOut, loadTexts, sentenceLogits, type HeldOutRun } from './experiments.ts';
 import { auroc, tprAtFpr, type Scored } from './metrics.ts';
@@ -97,7 +97,7 @@ log('leave one generator out:');
 const logo = collect(leaveOneGeneratorOut(texts, log));
 log('leave one corpus out:');
 const loco = collect(leaveOneCorpusOut(texts, log));
-const inSample: Predictions = new Map(texts.map((t) => [t.id, sentenceLogits(decodeWeights(shipped.weights, shipped.scale), t)]));
+const inSample: Predictions = new Map(texts.map((t) => [t.id, sentenceLogits(decodeModel(shipped), t)]));
 
 const lines: string[] = [];
 lines.push(`Detector evaluation (\`npm run eval:detector\`, ${new Date().toISOString().slice(0, 10)}; corpus: ${texts.length} texts). Documents are scored by the length-weighted mean sentence logit; "ai% AUROC" ranks them by the contract's ai_percentage instead.`);
