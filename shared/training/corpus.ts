@@ -89,7 +89,7 @@ export function labelText(row: Row): LabelledText {
     sentences,
     lengths,
     sentenceLabels,
-    grams: sentences.map(sentenceGrams),
+    grams: sentences.map((sentence) => sentenceGrams(sentence)), // language features: per training set, see experiments.ts
   };
 }
 

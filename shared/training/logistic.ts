@@ -79,6 +79,15 @@ export function fitPlatt(logits: readonly number[], labels: readonly number[]): 
   const positives = labels.filter((label) => label === 1).length;
   const negatives = labels.length - positives;
   const classWeight = [labels.length / (2 * negatives), labels.length / (2 * positives)];
+  const loss = (a: number, b: number) => {
+    let total = 0;
+    for (let i = 0; i < logits.length; i++) {
+      const m = (a * logits[i]! + b) * (labels[i] === 1 ? 1 : -1);
+      // log(1 + e^-m), stable for either sign of m
+      total += classWeight[labels[i]!]! * (m > 0 ? Math.log1p(Math.exp(-m)) : -m + Math.log1p(Math.exp(m)));
+    }
+    return total;
+  };
   let a = 1;
   let b = 0;
   for (let iteration = 0; iteration < 50; iteration++) {
@@ -99,8 +108,14 @@ export function fitPlatt(logits: readonly number[], labels: readonly number[]): 
     haa += 1e-9;
     hbb += 1e-9;
     const det = haa * hbb - hab * hab;
-    const da = (hbb * ga - hab * gb) / det;
-    const db = (haa * gb - hab * ga) / det;
+    let da = (hbb * ga - hab * gb) / det;
+    let db = (haa * gb - hab * ga) / det;
+    // Damped: halve the Newton step until the loss does not rise (large logits can overshoot).
+    const before = loss(a, b);
+    while (loss(a - da, b - db) > before && Math.abs(da) + Math.abs(db) > 1e-12) {
+      da /= 2;
+      db /= 2;
+    }
     a -= da;
     b -= db;
     if (Math.abs(da) < 1e-9 && Math.abs(db) < 1e-9) break;

@@ -3,10 +3,10 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detect, scoreSentences } from '@redline/shared/analysis';
-import { FEATURE_BUCKETS, sentenceGrams, sentenceVector } from '../../shared/src/analysis/detector/features.ts';
-import { DetectorModel, decodeWeights, encodeWeights, type DetectorWeightsFile } from '../../shared/src/analysis/detector/model.ts';
+import { FEATURE_BUCKETS, LANGUAGE_BUCKETS, STYLE_FEATURES, sentenceGrams, sentenceVector, type LanguageTables } from '../../shared/src/analysis/detector/features.ts';
+import { DetectorModel, decodeModel, decodeTable, decodeWeights, encodeTable, encodeWeights, type DetectorWeightsFile } from '../../shared/src/analysis/detector/model.ts';
 import { labelText } from '../../shared/training/corpus.ts';
-import { trainLogistic } from '../../shared/training/logistic.ts';
+import { buildLanguageTables, trainQuantised } from '../../shared/training/experiments.ts';
 import { auroc, tprAtFpr } from '../../shared/training/metrics.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -18,7 +18,10 @@ describe('detector weights file', () => {
 
   it('is at most 300 KB and decodes to a full table with a calibration', () => {
     expect(statSync(WEIGHTS).size).toBeLessThanOrEqual(300 * 1024);
-    expect(decodeWeights(file.weights, file.scale)).toHaveLength(FEATURE_BUCKETS);
+    const { weights, tables } = decodeModel(file);
+    expect(weights).toHaveLength(FEATURE_BUCKETS);
+    expect(tables.logProbability).toHaveLength(LANGUAGE_BUCKETS);
+    expect(tables.logRatio).toHaveLength(LANGUAGE_BUCKETS);
     expect(file.calibration.a).toBeGreaterThan(0);
     expect(file.provenance).toMatchObject({ corpus: '../shared/data/detector-corpus/train.jsonl' });
   });
@@ -47,11 +50,24 @@ describe('detector model', () => {
     }
   });
 
+  it('quantises language tables to within half a step', () => {
+    const values = Float32Array.from({ length: LANGUAGE_BUCKETS }, (_, i) => -20 + 18 * Math.abs(Math.sin(i)));
+    const table = encodeTable(values);
+    const decoded = decodeTable(table);
+    for (let i = 0; i < values.length; i += 31) expect(Math.abs(decoded[i]! - values[i]!)).toBeLessThanOrEqual(table.step / 2 + 1e-5);
+  });
+
   it('scores each sentence as the logistic of its vector under the weights, calibrated', () => {
     const weights = new Float32Array(FEATURE_BUCKETS).map((_, i) => ((i * 7919) % 13) / 13 - 0.5);
-    const model = new DetectorModel(weights, { a: 0.5, b: -0.2 });
+    const tables: LanguageTables = {
+      logProbability: Float32Array.from({ length: LANGUAGE_BUCKETS }, (_, i) => -4 - (i % 11)),
+      logRatio: Float32Array.from({ length: LANGUAGE_BUCKETS }, (_, i) => ((i % 5) - 2) / 2),
+    };
+    const model = new DetectorModel(weights, tables, { a: 0.5, b: -0.2 });
     const sentences = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} says ${'something '.repeat(i % 5)}here.`);
-    const grams = sentences.map(sentenceGrams);
+    const grams = sentences.map((sentence) => sentenceGrams(sentence, tables));
+    // The language features are part of the vector, not zero.
+    expect(grams[3]!.style[STYLE_FEATURES.indexOf('common_words')]).not.toBe(0);
     const scores = model.scoreSentences(sentences);
     grams.forEach((_, at) => {
       const { indices, values } = sentenceVector(grams, at);
@@ -92,12 +108,20 @@ describe('detector training', () => {
     expect(Array.from(labelText(rows[3]!).sentenceLabels)).toEqual([0, 0, 1]);
   });
 
+  it('learns language tables from the training texts: words only machines wrote lean machine', () => {
+    const texts = rows.map(labelText);
+    const tables = buildLanguageTables(texts);
+    const ratioOf = (sentence: string) => sentenceGrams(sentence, tables).style[STYLE_FEATURES.indexOf('machine_word_ratio')]!;
+    expect(ratioOf('Leverage seamless frameworks.')).toBeGreaterThan(0);
+    expect(ratioOf('we waited forever lol')).toBeLessThan(0);
+  });
+
   it('is deterministic and learns the toy task', () => {
     const texts = rows.map(labelText);
     const options = { epochs: 3, learningRate: 0.2, l2: 1e-6, seed: 1 };
-    const first = trainLogistic(texts, options);
-    expect(trainLogistic(texts, options)).toEqual(first);
-    const model = new DetectorModel(first, { a: 1, b: 0 });
+    const first = trainQuantised(texts, options);
+    expect(trainQuantised(texts, options)).toEqual(first);
+    const model = new DetectorModel(first.weights, first.tables, { a: 1, b: 0 });
     const scored = texts.flatMap((t) => model.scoreSentences(t.sentences).map((score, i) => ({ score, positive: t.sentenceLabels[i] === 1 })));
     expect(auroc(scored)).toBe(1);
   });
