@@ -425,6 +425,7 @@ export class FieldHighlighter implements Highlighter {
       before[before.length - 1 - tail]!.start >= edit.start + edit.removed &&
       sameSpan(before[before.length - 1 - tail]!, after[after.length - 1 - tail]!, delta)
     ) tail++;
+    if (head + tail === before.length && head + tail === after.length && this.#patchText(edit, text, after)) return true;
     // The changed region in the old text: the edit and every span that changed around it.
     let from = edit.start;
     let to = edit.start + edit.removed;
@@ -455,6 +456,35 @@ export class FieldHighlighter implements Highlighter {
     for (let line = lastLine + 1; line < starts.length; line++) starts[line]! += delta;
     starts.splice(firstLine, lastLine - firstLine + 1, ...newStarts);
     return true;
+  }
+
+  /**
+   * An edit of plain text within one line that moves no mark: the text node it falls in is
+   * patched in place, so the browser lays out that block again but creates and styles no
+   * element. False when the edit crosses a line break or a mark; then the block is rebuilt.
+   */
+  #patchText(edit: TextEdit, text: string, drawn: HighlightSpan[]): boolean {
+    const removed = this.#text.slice(edit.start, edit.start + edit.removed);
+    const inserted = text.slice(edit.start, edit.start + edit.inserted);
+    if (removed.includes('\n') || inserted.includes('\n')) return false;
+    const starts = this.#lineStarts;
+    const line = firstIndex(starts, (start) => start > edit.start) - 1;
+    if (line < 0) return false;
+    let cursor = starts[line]!;
+    for (const child of this.#lines[line]!.childNodes) {
+      const length = child.textContent!.length;
+      if (child instanceof Text && cursor <= edit.start && edit.start + edit.removed <= cursor + length) {
+        child.replaceData(edit.start - cursor, edit.removed, inserted);
+        const delta = edit.inserted - edit.removed;
+        for (let next = line + 1; next < starts.length; next++) starts[next]! += delta;
+        this.#text = text;
+        this.#drawn = drawn;
+        return true;
+      }
+      cursor += length;
+      if (cursor > edit.start) break;
+    }
+    return false;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {

@@ -203,11 +203,16 @@ export class PageSession {
           continue;
         }
         const edit = diffText(tracked.text, text);
+        const countBefore = tracked.spans.length;
+        const editedBefore = tracked.edited === true;
         tracked.spans = remapSpans(tracked.text, text, tracked.spans, edit);
         tracked.text = text;
         tracked.edited = true;
+        const count = tracked.spans.length;
         tracked.highlighter?.draw(tracked.spans as HighlightSpan[], edit);
-        if (tracked.product === 'detector' && this.#toast.topic === 'detector') this.#showDetection(tracked);
+        // The toast's figures changed: a new count, or the first edit since the check. Rebuilding
+        // it on every keystroke would restyle it and repeat its live region to screen readers.
+        if (tracked.product === 'detector' && this.#toast.topic === 'detector' && (count !== countBefore || !editedBefore)) this.#showDetection(tracked);
         this.#noticeLive();
       }
       this.#card.hide();
