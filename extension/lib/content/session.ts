@@ -42,8 +42,12 @@ export class PageSession {
   /** Operation ids by what was asked, so a retry of the same check is never charged twice. */
   readonly #operationIds = new Map<string, string>();
   readonly #tracked = new Map<ProductName, Tracked>();
-  /** Pending animation frames, one per kind of work, so one never cancels the other. */
-  readonly #frames = { resync: 0, card: 0 };
+  /**
+   * Work due in the next animation frame, one per kind, so one never cancels the other. A
+   * burst of events (input, selectionchange and keyup for one keystroke) asks for one frame:
+   * later calls only replace the work.
+   */
+  readonly #due: Record<'resync' | 'card', (() => void) | undefined> = { resync: undefined, card: undefined };
   /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
   #liveNotice = 0;
   #pointer = { x: 0, y: 0 };
@@ -213,9 +217,10 @@ export class PageSession {
         // The toast's figures changed: a new count, or the first edit since the check. Rebuilding
         // it on every keystroke would restyle it and repeat its live region to screen readers.
         if (tracked.product === 'detector' && this.#toast.topic === 'detector' && (count !== countBefore || !editedBefore)) this.#showDetection(tracked);
-        this.#noticeLive();
+        // Edits only ever drop spans: the side panel needs to hear only when one was dropped.
+        if (count !== countBefore) this.#noticeLive();
       }
-      this.#card.hide();
+      if (this.#card.shown) this.#card.hide();
     });
   }
 
@@ -231,8 +236,14 @@ export class PageSession {
   }
 
   #schedule(kind: 'resync' | 'card', work: () => void): void {
-    cancelAnimationFrame(this.#frames[kind]);
-    this.#frames[kind] = requestAnimationFrame(work);
+    const pending = this.#due[kind] !== undefined;
+    this.#due[kind] = work;
+    if (pending) return;
+    requestAnimationFrame(() => {
+      const due = this.#due[kind];
+      this.#due[kind] = undefined;
+      due?.();
+    });
   }
 
   readonly #onPointer = (event: MouseEvent) => {
