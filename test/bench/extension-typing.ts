@@ -125,6 +125,8 @@ interface Typing {
   drawn?: number;
   /** Per kind of work: mean and p95 of its time per keystroke (ms). */
   kinds: Record<WorkKind, { mean: number; p95: number }>;
+  /** Rendering updates (main-thread commits) per keystroke. */
+  framesPerKey: number;
 }
 
 async function main(): Promise<void> {
@@ -202,6 +204,7 @@ async function main(): Promise<void> {
         labelled,
         drawn,
         kinds,
+        framesPerKey: events.filter((event) => event.name === 'Commit' && event.pid === thread.pid && event.tid === thread.tid).length / TYPED.length,
       };
     } finally {
       await browser.close();
@@ -219,7 +222,7 @@ async function main(): Promise<void> {
       // Interleaved, so slow drift of the machine touches every condition alike.
       for (const condition of CONDITIONS[kind]) (results[condition] ??= []).push(await typing(kind, condition));
     }
-    const p95 = (condition: Condition) => median(results[condition]!.map((result) => result.p95));
+    const p95 = (condition: Condition) => median((results[condition] ?? []).map((result) => result.p95));
     const live = results['highlights live']!;
     const longest = Math.max(...live.map((result) => result.longestTask));
     const longTasks = live.reduce((sum, result) => sum + result.longTasks, 0);
@@ -241,6 +244,8 @@ async function main(): Promise<void> {
       const added = mean('highlights live', work) - mean('no extension', work);
       console.log(`| ${work} | ${conditions.map((condition) => cell(condition, work)).join(' | ')} | ${added >= 0 ? '+' : ''}${added.toFixed(2)} ms |`);
     }
+    const frames = (condition: Condition) => median(results[condition]!.map((result) => result.framesPerKey));
+    console.log(`| rendering updates (commits) per keystroke | ${conditions.map((condition) => frames(condition).toFixed(2)).join(' | ')} | ${(frames('highlights live') - frames('no extension')).toFixed(2)} |`);
     const total = sum('highlights live') - sum('no extension');
     console.log(`| all (mean) | ${conditions.map((condition) => `${sum(condition).toFixed(2)} ms`).join(' | ')} | ${total >= 0 ? '+' : ''}${total.toFixed(2)} ms |`);
   }

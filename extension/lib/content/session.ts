@@ -43,9 +43,13 @@ export class PageSession {
   readonly #operationIds = new Map<string, string>();
   readonly #tracked = new Map<ProductName, Tracked>();
   /**
-   * Work due in the next animation frame, one per kind, so one never cancels the other. A
-   * burst of events (input, selectionchange and keyup for one keystroke) asks for one frame:
-   * later calls only replace the work.
+   * Work due soon, one per kind, so one never cancels the other; a burst of events asks once
+   * and later calls only replace the work. Following an edit is due in the next animation
+   * frame (the edit's own frame, so highlights never lag the text). The card is due in the
+   * next task, not a frame: a frame requested for it after the edit's frame is one more full
+   * rendering update (style, paint, commit), and a keystroke's selectionchange and keyup
+   * came after its frame, so each keystroke cost three frames instead of one. For the same
+   * reason the card is hidden only when shown: setting `hidden` again invalidates style.
    */
   readonly #due: Record<'resync' | 'card', (() => void) | undefined> = { resync: undefined, card: undefined };
   /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
@@ -239,11 +243,13 @@ export class PageSession {
     const pending = this.#due[kind] !== undefined;
     this.#due[kind] = work;
     if (pending) return;
-    requestAnimationFrame(() => {
+    const run = () => {
       const due = this.#due[kind];
       this.#due[kind] = undefined;
       due?.();
-    });
+    };
+    if (kind === 'resync') requestAnimationFrame(run);
+    else setTimeout(run, 0);
   }
 
   readonly #onPointer = (event: MouseEvent) => {
@@ -276,7 +282,7 @@ export class PageSession {
       }
       return;
     }
-    this.#card.hide();
+    if (this.#card.shown) this.#card.hide();
   }
 
   /** From the side panel: scroll to a result item and select it, if it is still in the text. */
