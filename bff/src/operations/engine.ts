@@ -239,7 +239,7 @@ export class OperationEngine {
   ): Promise<{ status: 'inserted' | 'exists'; record: OperationRecord; document: boolean }> {
     const { ledger, forwarder } = this.options;
     const base = { memberId: member.id, product: input.product, source: forwarder.source };
-    const document = countCharacters(input.text) > MAX_TEXT_CHARACTERS ? splitDocument(input.text) : undefined;
+    const document = input.text.length > MAX_TEXT_CHARACTERS && countCharacters(input.text) > MAX_TEXT_CHARACTERS ? splitDocument(input.text) : undefined;
     const parts = document?.parts ?? [];
     const operations: NewOperation[] = [
       {
