@@ -1,10 +1,12 @@
 /**
  * Typing with highlights live, in Chromium with the built extension, paired against the same
  * page without the extension (issue 11). For a textarea and a contenteditable holding a
- * 10,000-word document (about a third of its sentences labelled AI by the BFF's offline
- * scorer), 200 characters are typed in the middle with real key events, and the page's
- * main-thread time per keystroke is read from a Chromium trace: from one keydown to the
- * next, every top-level task of the renderer's main thread (script, style, layout, paint).
+ * 10,000-word document (its sentences labelled by the BFF's offline scorer), 200 characters
+ * are typed in the middle with real key events, and the page's main-thread time per keystroke
+ * is read from a Chromium trace: from one keydown to the next, every top-level task of the
+ * renderer's main thread (script, style, layout, paint), also split by kind of work and
+ * counted in rendering updates. For the contenteditable, a control without the extension
+ * where the page registers CSS highlights itself gives the browser's own price of them.
  * Then the time to draw the highlights after a check, for 10,000 and 100,000 words.
  *
  *   npm run bench:extension          (builds the extension first; BENCH_REPS=3 by default)

@@ -52,7 +52,7 @@ export class PageSession {
    * reason the card is hidden only when shown: setting `hidden` again invalidates style.
    */
   readonly #due: Record<'resync' | 'card', (() => void) | undefined> = { resync: undefined, card: undefined };
-  /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
+  /** The side panel hears which items are still live when the page is idle, once per burst of edits that dropped one. */
   #liveNotice = 0;
   #pointer = { x: 0, y: 0 };
   /** While a suggestion is being applied, the text passes through states that are not the writer's. */
