@@ -1,10 +1,12 @@
 /**
  * Typing with highlights live, in Chromium with the built extension, paired against the same
  * page without the extension (issue 11). For a textarea and a contenteditable holding a
- * 10,000-word document (about a third of its sentences labelled AI by the BFF's offline
- * scorer), 200 characters are typed in the middle with real key events, and the page's
- * main-thread time per keystroke is read from a Chromium trace: from one keydown to the
- * next, every top-level task of the renderer's main thread (script, style, layout, paint).
+ * 10,000-word document (its sentences labelled by the BFF's offline scorer), 200 characters
+ * are typed in the middle with real key events, and the page's main-thread time per keystroke
+ * is read from a Chromium trace: from one keydown to the next, every top-level task of the
+ * renderer's main thread (script, style, layout, paint), also split by kind of work and
+ * counted in rendering updates. For the contenteditable, a control without the extension
+ * where the page registers CSS highlights itself gives the browser's own price of them.
  * Then the time to draw the highlights after a check, for 10,000 and 100,000 words.
  *
  *   npm run bench:extension          (builds the extension first; BENCH_REPS=3 by default)
@@ -15,8 +17,9 @@
 import type { Page } from '@playwright/test';
 import { benchDocument } from './typing/document.ts';
 import { configureExtension, launch, runDetector, servePages, startBff, waitForToast } from './typing/stack.ts';
+import { KINDS, breakdown, extensionCallers, type Kind as WorkKind } from './typing/breakdown.ts';
 import { topEvents, topFunctions } from './typing/profile.ts';
-import { keystrokeCost, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
+import { keystrokeCost, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const TYPED = ' Then I typed a new sentence here, slowly and carefully, to see whether the highlights keep up with me as I go along the line. It should all feel instant and smooth, like any ordinary text box would do today.'.slice(0, 200);
@@ -27,7 +30,16 @@ const PROFILE = process.argv.includes('--profile');
 const PAGES = (['textarea', 'contenteditable'] as const).filter((kind) => !process.argv.some((arg) => arg.startsWith('--page=')) || process.argv.includes(`--page=${kind}`));
 
 type Kind = 'textarea' | 'contenteditable';
-type Condition = 'no extension' | 'extension idle' | 'highlights live';
+type Condition = 'no extension' | 'extension idle' | 'highlights live' | 'page highlights';
+/**
+ * `page highlights` (contenteditable only): no extension, the page itself registers one CSS
+ * highlight range per sentence in the viewport, as many as the extension draws. What typing
+ * costs then is the browser's own price of CSS Custom Highlights, with none of our code.
+ */
+const CONDITIONS: Record<Kind, readonly Condition[]> = {
+  textarea: ['no extension', 'extension idle', 'highlights live'],
+  contenteditable: ['no extension', 'extension idle', 'highlights live', 'page highlights'],
+};
 
 const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 
@@ -65,13 +77,40 @@ async function placeCaret(page: Page, kind: Kind): Promise<void> {
   }, kind);
 }
 
-async function liveHighlights(page: Page, kind: Kind): Promise<number> {
-  return page.evaluate((kind) => {
-    if (kind === 'textarea') return document.querySelector('redline-overlay')?.shadowRoot?.querySelectorAll('mark').length ?? 0;
-    let count = 0;
-    for (const [name, highlight] of CSS.highlights) if (name.startsWith('redline-')) count += highlight.size;
-    return count;
-  }, kind);
+async function liveHighlights(page: Page, kind: Kind, prefix: string): Promise<number> {
+  return page.evaluate(
+    ({ kind, prefix }) => {
+      if (kind === 'textarea') return document.querySelector('redline-overlay')?.shadowRoot?.querySelectorAll('mark').length ?? 0;
+      let count = 0;
+      for (const [name, highlight] of CSS.highlights) if (name.startsWith(prefix)) count += highlight.size;
+      return count;
+    },
+    { kind, prefix },
+  );
+}
+
+/** The page registers a CSS highlight for every sentence in the viewport (the `page highlights` condition). */
+async function registerViewportSentences(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('::highlight(bench-sentences) { background-color: rgba(255, 170, 0, 0.3); }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    const highlight = new Highlight();
+    for (const paragraph of document.querySelectorAll('#doc p')) {
+      const box = paragraph.getBoundingClientRect();
+      if (box.bottom < 0 || box.top > innerHeight) continue;
+      const node = paragraph.firstChild as Text;
+      for (const match of node.data.matchAll(/[^.?!]+[.?!]/g)) {
+        const range = document.createRange();
+        const start = match.index + (match[0].length - match[0].trimStart().length);
+        range.setStart(node, start);
+        range.setEnd(node, match.index + match[0].length);
+        const rect = range.getBoundingClientRect();
+        if (rect.bottom >= 0 && rect.top <= innerHeight) highlight.add(range);
+      }
+    }
+    CSS.highlights.set('bench-sentences', highlight);
+  });
 }
 
 async function text(page: Page, kind: Kind): Promise<string> {
@@ -86,6 +125,10 @@ interface Typing {
   labelled?: number;
   /** Marks in the mirror, or ranges registered with CSS.highlights, after typing. */
   drawn?: number;
+  /** Per kind of work: mean and p95 of its time per keystroke (ms). */
+  kinds: Record<WorkKind, { mean: number; p95: number }>;
+  /** Rendering updates (main-thread commits) per keystroke. */
+  framesPerKey: number;
 }
 
 async function main(): Promise<void> {
@@ -99,7 +142,7 @@ async function main(): Promise<void> {
   });
 
   async function openPage(kind: Kind, words: number, condition: Condition) {
-    const browser = await launch(condition !== 'no extension');
+    const browser = await launch(condition !== 'no extension' && condition !== 'page highlights');
     if (browser.worker) await configureExtension(browser.worker, bff.url, bff.token);
     const page = await browser.context.newPage();
     await page.goto(`${server.url}/${kind}-${words}`);
@@ -123,26 +166,48 @@ async function main(): Promise<void> {
     try {
       let labelled: number | undefined;
       if (condition === 'highlights live') labelled = (await check(page, browser.worker!)).labelled;
+      if (condition === 'page highlights') await registerViewportSentences(page);
       await page.waitForTimeout(500);
       const before = await text(page, kind);
       const events = await traced(page, () => page.keyboard.type(TYPED, { delay: KEY_DELAY_MS }), PROFILE);
       await page.waitForTimeout(200);
       const after = await text(page, kind);
       if (after.length - before.length !== TYPED.length || !after.includes(TYPED)) throw new Error(`${kind}: the typed text did not land in the document`);
-      const drawn = condition === 'highlights live' ? await liveHighlights(page, kind) : undefined;
+      const drawn = condition === 'highlights live' || condition === 'page highlights' ? await liveHighlights(page, kind, condition === 'page highlights' ? 'bench-' : 'redline-') : undefined;
       if (drawn === 0) throw new Error(`${kind}: no highlights left after typing`);
       const cost = keystrokeCost(events);
       if (cost.perKey.length !== TYPED.length) throw new Error(`${kind}: the trace holds ${cost.perKey.length} keydowns, expected ${TYPED.length}`);
       const updates = measures(events, 'redline:update').map((measure) => measure.duration);
+      const thread = mainThread(events, 'keydown');
+      const windows = keystrokeWindows(events);
+      const perKey = breakdown(events, thread, windows);
+      const kinds = Object.fromEntries(
+        KINDS.map((work) => {
+          const values = perKey.map((key) => key[work]);
+          return [work, { mean: values.reduce((sum, value) => sum + value, 0) / values.length, p95: percentile(values, 95) }];
+        }),
+      ) as Typing['kinds'];
+
       if (PROFILE && condition !== 'extension idle') {
         const thread = mainThread(events, 'keydown');
         const keys = events.filter((event) => event.name === 'EventDispatch' && event.args?.data?.type === 'keydown').map((event) => event.ts);
         console.log(`\n${kind}, ${condition}: self time on the main thread over ${TYPED.length} keystrokes`);
         for (const { name, ms } of topEvents(events, thread, Math.min(...keys), Math.max(...keys) + 50_000)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+        console.log("  The extension's script by caller (total time, calls):");
+        for (const { caller, ms, calls } of extensionCallers(events, thread)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${caller}, ${calls} calls`);
         console.log('  JavaScript, self time:');
         for (const { name, ms } of topFunctions(events, thread)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
       }
-      return { p95: percentile(cost.perKey, 95), longestTask: cost.longestTask, longTasks: cost.longTasks, updateP95: updates.length ? percentile(updates, 95) : undefined, labelled, drawn };
+      return {
+        p95: percentile(cost.perKey, 95),
+        longestTask: cost.longestTask,
+        longTasks: cost.longTasks,
+        updateP95: updates.length ? percentile(updates, 95) : undefined,
+        labelled,
+        drawn,
+        kinds,
+        framesPerKey: events.filter((event) => event.name === 'Commit' && event.pid === thread.pid && event.tid === thread.tid).length / TYPED.length,
+      };
     } finally {
       await browser.close();
     }
@@ -150,21 +215,41 @@ async function main(): Promise<void> {
 
   const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
   console.log(`\nTyping ${TYPED.length} characters in the middle of a 10,000-word document (${KEY_DELAY_MS} ms between keys), medians of ${REPS} reps; main-thread time per keystroke, p95\n`);
-  console.log('| page | no extension | extension idle | highlights live | added | longest task (live) | extension update p95 |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| page | no extension | extension idle | highlights live | added | longest task (live) | extension update p95 | CSS highlights alone (no extension) |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const breakdowns: { kind: Kind; results: Partial<Record<Condition, Typing[]>> }[] = [];
   for (const kind of process.argv.includes('--skip-typing') ? [] : PAGES) {
     const results: Partial<Record<Condition, Typing[]>> = {};
     for (let rep = 0; rep < REPS; rep++) {
       // Interleaved, so slow drift of the machine touches every condition alike.
-      for (const condition of ['no extension', 'extension idle', 'highlights live'] as const) (results[condition] ??= []).push(await typing(kind, condition));
+      for (const condition of CONDITIONS[kind]) (results[condition] ??= []).push(await typing(kind, condition));
     }
-    const p95 = (condition: Condition) => median(results[condition]!.map((result) => result.p95));
+    const p95 = (condition: Condition) => median((results[condition] ?? []).map((result) => result.p95));
     const live = results['highlights live']!;
     const longest = Math.max(...live.map((result) => result.longestTask));
     const longTasks = live.reduce((sum, result) => sum + result.longTasks, 0);
+    breakdowns.push({ kind, results });
     console.log(
-      `| ${kind} (${live[0]!.labelled} highlights, ${live[0]!.drawn} drawn) | ${ms(p95('no extension'))} | ${ms(p95('extension idle'))} | ${ms(p95('highlights live'))} | **${(p95('highlights live') - p95('no extension') >= 0 ? '+' : '')}${(p95('highlights live') - p95('no extension')).toFixed(1)} ms** | ${ms(longest)}${longTasks ? ` (${longTasks} over 50 ms)` : ''} | ${ms(median(live.map((result) => result.updateP95 ?? 0)))} |`,
+      `| ${kind} (${live[0]!.labelled} highlights, ${live[0]!.drawn} drawn) | ${ms(p95('no extension'))} | ${ms(p95('extension idle'))} | ${ms(p95('highlights live'))} | **${(p95('highlights live') - p95('no extension') >= 0 ? '+' : '')}${(p95('highlights live') - p95('no extension')).toFixed(1)} ms** | ${ms(longest)}${longTasks ? ` (${longTasks} over 50 ms)` : ''} | ${ms(median(live.map((result) => result.updateP95 ?? 0)))} | ${results['page highlights'] ? `${ms(p95('page highlights'))} (${results['page highlights'][0]!.drawn} ranges): +${(p95('page highlights') - p95('no extension')).toFixed(1)} ms` : '–'} |`,
     );
+  }
+
+  for (const { kind, results } of breakdowns) {
+    console.log(`\n${kind}: where a keystroke's main-thread time goes (self time by kind of work from the trace; mean / p95 per keystroke, medians of ${REPS} reps)\n`);
+    const conditions = CONDITIONS[kind];
+    console.log(`| work | ${conditions.join(' | ')} | added by highlights live (mean) |`);
+    console.log(`|---|${conditions.map(() => '---|').join('')}---|`);
+    const mean = (condition: Condition, work: WorkKind) => median(results[condition]!.map((result) => result.kinds[work].mean));
+    const cell = (condition: Condition, work: WorkKind) => `${mean(condition, work).toFixed(2)} / ${median(results[condition]!.map((result) => result.kinds[work].p95)).toFixed(1)} ms`;
+    const sum = (condition: Condition) => KINDS.reduce((total, work) => total + mean(condition, work), 0);
+    for (const work of KINDS) {
+      const added = mean('highlights live', work) - mean('no extension', work);
+      console.log(`| ${work} | ${conditions.map((condition) => cell(condition, work)).join(' | ')} | ${added >= 0 ? '+' : ''}${added.toFixed(2)} ms |`);
+    }
+    const frames = (condition: Condition) => median(results[condition]!.map((result) => result.framesPerKey));
+    console.log(`| rendering updates (commits) per keystroke | ${conditions.map((condition) => frames(condition).toFixed(2)).join(' | ')} | ${(frames('highlights live') - frames('no extension')).toFixed(2)} |`);
+    const total = sum('highlights live') - sum('no extension');
+    console.log(`| all (mean) | ${conditions.map((condition) => `${sum(condition).toFixed(2)} ms`).join(' | ')} | ${total >= 0 ? '+' : ''}${total.toFixed(2)} ms |`);
   }
 
   console.log(`\nFirst draw after a check (redline:draw, and from its start to the first paint after it), worst of ${REPS} reps\n`);

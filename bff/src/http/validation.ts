@@ -35,7 +35,8 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxC
     if (!hasVisibleText(text)) {
       throw HttpError.of(400, 'empty_text', 'The text is empty. Select or type some text to check.', { fields: { text: 'empty' } });
     }
-    const characters = countCharacters(text);
+    // Code points never outnumber UTF-16 units: a short text needs no count.
+    const characters = text.length > maxCharacters ? countCharacters(text) : 0;
     if (characters > maxCharacters) {
       throw HttpError.of(
         400,

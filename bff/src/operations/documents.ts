@@ -177,7 +177,8 @@ export function splitDocument(text: string, max: number = MAX_TEXT_CHARACTERS): 
  * a word longer than the limit, cut into parts, is counted once per part.
  */
 export function documentWords(text: string, max: number = MAX_TEXT_CHARACTERS): { words: number; parts: number } {
-  if (countCharacters(text) <= max) return { words: countWords(text), parts: 1 };
+  // Code points never outnumber UTF-16 units: a short text needs no count.
+  if (text.length <= max || countCharacters(text) <= max) return { words: countWords(text), parts: 1 };
   const { parts } = splitDocument(text, max);
   return { words: parts.reduce((sum, part) => sum + countWords(part.text), 0), parts: parts.length };
 }

@@ -65,6 +65,11 @@ export class Card {
     this.#card.addEventListener('focusin', () => (this.#pinned = true));
   }
 
+  /** Whether the card is on screen (reading `hidden` does not invalidate style). */
+  get visible(): boolean {
+    return !this.#card.hidden;
+  }
+
   get shown(): string | undefined {
     return this.#shown;
   }

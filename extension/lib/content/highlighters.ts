@@ -50,9 +50,9 @@ const DRAW_ALL_BELOW = 64;
  * Ranges are live: the browser moves them with typing in their text node. After an edit only
  * ranges whose ends no longer match the text model are set again, so painting is invalidated
  * around the edit rather than for every highlight. Chromium re-adds the markers of every
- * registered range after any change to the document, so with many spans only those around
- * the viewport (a quarter screen above and below) are registered, and the window follows
- * scrolling.
+ * registered range after any change to the document and repaints every text node that holds
+ * one, so a keystroke's paint grows with the registered ranges: with many spans only those in
+ * the viewport are registered, and the window follows scrolling.
  */
 export class DomHighlighter implements Highlighter {
   #spans: readonly HighlightSpan[] = [];
@@ -118,16 +118,16 @@ export class DomHighlighter implements Highlighter {
   }
 
   /**
-   * The text offsets of the spans that lie within a quarter screen above and below the viewport.
-   * Spans follow the text, so their boxes run down the page in order: two binary searches
-   * over their boxes read layout a few dozen times, all in one frame.
+   * The text offsets of the spans that lie in the viewport. (A margin of a quarter screen
+   * above and below registered half as many ranges again, and the paint per keystroke grew with
+   * them.) Spans follow the text, so their boxes run down the page in order: two binary
+   * searches over their boxes read layout a few dozen times, all in one frame.
    */
   #viewportWindow(model: DomText): Span {
     const spans = this.#spans;
-    const margin = window.innerHeight / 4;
     const box = (span: Span) => model.range(span.start, span.end)?.getBoundingClientRect();
-    const first = firstIndex(spans, (span) => (box(span)?.bottom ?? 0) >= -margin);
-    const last = firstIndex(spans, (span) => (box(span)?.top ?? 0) > window.innerHeight + margin, first);
+    const first = firstIndex(spans, (span) => (box(span)?.bottom ?? 0) >= 0);
+    const last = firstIndex(spans, (span) => (box(span)?.top ?? 0) > window.innerHeight, first);
     if (first >= last) return { start: 0, end: 0 };
     return { start: spans[first]!.start, end: spans[last - 1]!.end };
   }
@@ -243,7 +243,8 @@ const MIRRORED_STYLES = [
 /**
  * Textareas and inputs keep their text out of the DOM, so their highlights are drawn in a
  * mirror: an element outside the field (in a shadow root) with the same box, font and
- * wrapping, laid exactly over it, scrolled with it, and transparent to the pointer. The
+ * wrapping, laid exactly over it, scrolled with it, and transparent to the pointer; only its
+ * marks are painted (the text is laid out but hidden, so a repaint records no glyphs). The
  * mirror holds the text in blocks of whole lines: an edit rebuilds the blocks it touched, and
  * only those are laid out again. Its styles are copied from the field when it is drawn or
  * resized, its position read when the page scrolls: once a frame at most.
@@ -281,8 +282,8 @@ export class FieldHighlighter implements Highlighter {
     const scheme = pageScheme(target.element);
     style.textContent = `${UI_CSS}
       .mirror { position: fixed; overflow: hidden; color: transparent; pointer-events: none; z-index: 2147483646;
-        border-color: transparent; background: transparent; margin: 0; contain: strict; }
-      .mirror mark { color: transparent; border-radius: 2px; }
+        border-color: transparent; background: transparent; margin: 0; contain: strict; visibility: hidden; }
+      .mirror mark { color: transparent; border-radius: 2px; visibility: visible; }
       .mirror > div > div + div { text-indent: 0; }
       ${AI_LEVELS.map((level) => `.mirror mark.${level.name} { ${bandDeclarations(level.band, scheme)} }`).join('\n')}
       .mirror mark.source { ${sourceDeclarations(scheme)} }`;
@@ -442,6 +443,7 @@ export class FieldHighlighter implements Highlighter {
       before[before.length - 1 - tail]!.start >= edit.start + edit.removed &&
       sameSpan(before[before.length - 1 - tail]!, after[after.length - 1 - tail]!, delta)
     ) tail++;
+    if (head + tail === before.length && head + tail === after.length && this.#patchText(edit, text, after)) return true;
     // The changed region in the old text: the edit and every span that changed around it.
     let from = edit.start;
     let to = edit.start + edit.removed;
@@ -472,6 +474,35 @@ export class FieldHighlighter implements Highlighter {
     for (let line = lastLine + 1; line < starts.length; line++) starts[line]! += delta;
     starts.splice(firstLine, lastLine - firstLine + 1, ...newStarts);
     return true;
+  }
+
+  /**
+   * An edit of plain text within one line that moves no mark: the text node it falls in is
+   * patched in place, so the browser lays out that block again but creates and styles no
+   * element. False when the edit crosses a line break or a mark; then the block is rebuilt.
+   */
+  #patchText(edit: TextEdit, text: string, drawn: HighlightSpan[]): boolean {
+    const removed = this.#text.slice(edit.start, edit.start + edit.removed);
+    const inserted = text.slice(edit.start, edit.start + edit.inserted);
+    if (removed.includes('\n') || inserted.includes('\n')) return false;
+    const starts = this.#lineStarts;
+    const line = firstIndex(starts, (start) => start > edit.start) - 1;
+    if (line < 0) return false;
+    let cursor = starts[line]!;
+    for (const child of this.#lines[line]!.childNodes) {
+      const length = child.textContent!.length;
+      if (child instanceof Text && cursor <= edit.start && edit.start + edit.removed <= cursor + length) {
+        child.replaceData(edit.start - cursor, edit.removed, inserted);
+        const delta = edit.inserted - edit.removed;
+        for (let next = line + 1; next < starts.length; next++) starts[next]! += delta;
+        this.#text = text;
+        this.#drawn = drawn;
+        return true;
+      }
+      cursor += length;
+      if (cursor > edit.start) break;
+    }
+    return false;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {

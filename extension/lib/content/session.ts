@@ -49,8 +49,16 @@ export class PageSession {
   /** Operation ids by what was asked, so a retry of the same check is never charged twice. */
   readonly #operationIds = new Map<string, string>();
   readonly #tracked = new Map<ProductName, Tracked>();
-  /** Pending animation frames, one per kind of work, so one never cancels the other. */
-  readonly #frames = { resync: 0, card: 0 };
+  /**
+   * Work due soon, one per kind, so one never cancels the other; a burst of events asks once
+   * and later calls only replace the work. Following an edit is due in the next animation
+   * frame (the edit's own frame, so highlights never lag the text). The card is due in the
+   * next task, not a frame: a frame requested for it after the edit's frame is one more full
+   * rendering update (style, paint, commit), and a keystroke's selectionchange and keyup
+   * came after its frame, so each keystroke cost three frames instead of one. For the same
+   * reason the card is hidden only when shown: setting `hidden` again invalidates style.
+   */
+  readonly #due: Record<'resync' | 'card', (() => void) | undefined> = { resync: undefined, card: undefined };
   /** A card opened by the pointer closes a moment after the pointer leaves, so it can be reached. */
   #cardHide: ReturnType<typeof setTimeout> | undefined;
   /** The item the card is about. */
@@ -59,7 +67,7 @@ export class PageSession {
   #dismissed: string | undefined;
   /** Where the writer was before the keyboard went into the card, to go back there. */
   #returnTo: { element: HTMLElement; range?: Range } | undefined;
-  /** The side panel hears which items are still live when the page is idle, once per burst of edits. */
+  /** The side panel hears which items are still live when the page is idle, once per burst of edits that dropped one. */
   #liveNotice = 0;
   #pointer = { x: 0, y: 0 };
   /** While a suggestion is being applied, the text passes through states that are not the writer's. */
@@ -274,14 +282,20 @@ export class PageSession {
           continue;
         }
         const edit = diffText(tracked.text, text);
+        const countBefore = tracked.spans.length;
+        const editedBefore = tracked.edited === true;
         tracked.spans = remapSpans(tracked.text, text, tracked.spans, edit);
         tracked.text = text;
         tracked.edited = true;
+        const count = tracked.spans.length;
         tracked.highlighter?.draw(tracked.spans as HighlightSpan[], edit);
-        if (tracked.product === 'detector' && this.#toast.topic === 'detector') this.#showDetection(tracked);
-        this.#noticeLive();
+        // The toast's figures changed: a new count, or the first edit since the check. Rebuilding
+        // it on every keystroke would restyle it and repeat its live region to screen readers.
+        if (tracked.product === 'detector' && this.#toast.topic === 'detector' && (count !== countBefore || !editedBefore)) this.#showDetection(tracked);
+        // Edits only ever drop spans: the side panel needs to hear only when one was dropped.
+        if (count !== countBefore) this.#noticeLive();
       }
-      this.#refreshCard();
+      if (this.#cardItem || this.#card.visible) this.#refreshCard();
     });
   }
 
@@ -316,8 +330,16 @@ export class PageSession {
   }
 
   #schedule(kind: 'resync' | 'card', work: () => void): void {
-    cancelAnimationFrame(this.#frames[kind]);
-    this.#frames[kind] = requestAnimationFrame(work);
+    const pending = this.#due[kind] !== undefined;
+    this.#due[kind] = work;
+    if (pending) return;
+    const run = () => {
+      const due = this.#due[kind];
+      this.#due[kind] = undefined;
+      due?.();
+    };
+    if (kind === 'resync') requestAnimationFrame(run);
+    else setTimeout(run, 0);
   }
 
   readonly #onPointer = (event: MouseEvent) => {
@@ -380,7 +402,8 @@ export class PageSession {
   #hideCard(): void {
     this.#keepCard();
     this.#cardItem = undefined;
-    this.#card.hide();
+    // Only when visible: setting `hidden` again invalidates style, a rendering update per keystroke.
+    if (this.#card.visible) this.#card.hide();
   }
 
   /** Back to the text after the card was left with the keyboard. */

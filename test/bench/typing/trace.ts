@@ -64,6 +64,17 @@ export interface KeystrokeCost {
   longTasks: number;
 }
 
+/** From each keydown to the next (the last one as long as the average gap), in µs. */
+export function keystrokeWindows(events: TraceEvent[]): [number, number][] {
+  const thread = mainThread(events, 'keydown');
+  const keydowns = events
+    .filter((event) => event.name === 'EventDispatch' && event.args?.data?.type === 'keydown' && event.pid === thread.pid && event.tid === thread.tid)
+    .map((event) => event.ts)
+    .sort((a, b) => a - b);
+  const gap = keydowns.length > 1 ? (keydowns.at(-1)! - keydowns[0]!) / (keydowns.length - 1) : 50_000;
+  return keydowns.map((from, i) => [from, keydowns[i + 1] ?? from + gap]);
+}
+
 export function keystrokeCost(events: TraceEvent[]): KeystrokeCost {
   const thread = mainThread(events, 'keydown');
   const keydowns = events
