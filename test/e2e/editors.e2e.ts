@@ -228,21 +228,6 @@ test('the same content is captured as the same text in a textarea and in a conte
   expect(texts[1]).toBe(texts[0]);
 });
 
-test('detector v1: the document figure as what it is, never "0 sentences labelled AI"', async ({ page, stack }) => {
-  await page.goto(`${stack.pagesUrl}/plain.html`);
-  await page.locator('#field').click();
-  await stack.configure({ defaultVersion: 'v1' });
-  await stack.run(page, 'detector');
-  const toast = await waitForToast(page, /labelled AI in the whole text/);
-  expect(toast).not.toMatch(/0 sentences/);
-  expect(toast).toContain('no per-sentence labels');
-  const panel = await stack.openSidePanel(page);
-  await expect(panel.getByTestId('no-sentence-labels')).toBeVisible();
-  await expect(panel.getByText('No sentence is labelled AI')).toHaveCount(0);
-  await stack.configure({ defaultVersion: 'v3' });
-  await panel.close();
-});
-
 test('an editor in an open shadow root is checked; one in a closed shadow root gets a message, not silence', async ({ page, stack }) => {
   await page.goto(`${stack.pagesUrl}/shadow.html`);
   await stack.configure({ defaultVersion: 'v3' });
