@@ -39,6 +39,8 @@ export const ContentCommand = z.union([
   z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string() }),
   /** Accept all: the pending suggestions at once. */
   z.object({ type: z.literal('apply-all'), items: z.array(z.object({ index: z.number(), replacement: z.string() })) }),
+  /** Put an accepted suggestion's original back, if the accepted text was not edited since. */
+  z.object({ type: z.literal('undo'), index: z.number() }),
   z.object({ type: z.literal('ping') }),
 ]);
 export type ContentCommand = z.infer<typeof ContentCommand>;

@@ -22,11 +22,15 @@ export interface TabCheck {
   suggestions?: Suggestion[];
   /** Result items still found in the page's text; absent until the page reports an edit. */
   live?: number[];
+  /** Sources: matches the reviewer marked as cited, excluded from the displayed share. */
+  cited?: number[];
 }
 
 export interface TabState {
   url: string;
   checks: Partial<Record<ProductName, TabCheck>>;
+  /** The last finished check of each product before the current one (for before/after). */
+  previous?: Partial<Record<ProductName, TabCheck>>;
 }
 
 // Session storage: kept across service-worker restarts, gone when the browser closes.
@@ -38,8 +42,13 @@ export async function getTabState(tabId: number): Promise<TabState | null> {
 
 export async function setTabCheck(tabId: number, url: string, check: TabCheck): Promise<void> {
   const state = (await getTabState(tabId)) ?? { url, checks: {} };
-  if (state.url !== url) state.checks = {};
+  if (state.url !== url) {
+    state.checks = {};
+    delete state.previous;
+  }
   state.url = url;
+  const replaced = state.checks[check.product];
+  if (replaced?.status === 'done' && replaced.operationId !== check.operationId) state.previous = { ...state.previous, [check.product]: replaced };
   state.checks[check.product] = check;
   await storage.setItem(keyOf(tabId), state);
 }
@@ -49,6 +58,14 @@ export async function setLiveItems(tabId: number, product: ProductName, indices:
   const check = state?.checks[product];
   if (!state || !check) return;
   check.live = indices;
+  await storage.setItem(keyOf(tabId), state);
+}
+
+export async function setCited(tabId: number, indices: number[]): Promise<void> {
+  const state = await getTabState(tabId);
+  const check = state?.checks.plagiarism;
+  if (!state || !check) return;
+  check.cited = indices;
   await storage.setItem(keyOf(tabId), state);
 }
 
