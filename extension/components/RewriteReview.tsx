@@ -4,6 +4,7 @@ import { browser } from 'wxt/browser';
 import type { BffHumanizeResponse } from '@redline/shared';
 import type { ApplyOutcome, ContentCommand, EditorInfo } from '../lib/messages.ts';
 import type { Decision } from '../lib/report.ts';
+import { changedShare, HEAVY_CHANGE } from '../lib/diff-view.ts';
 import { reviewFlags } from '../lib/review-aids.ts';
 import type { Suggestion } from '../lib/rewrite.ts';
 import type { TabCheck } from '../lib/tab-state.ts';
@@ -33,15 +34,6 @@ function SideBySide({ before, after }: { before: string; after: string }) {
       </div>
     </div>
   );
-}
-
-/** Above this share of changed characters, an inline word diff is mostly strike-through: show the texts side by side. */
-export const HEAVY_CHANGE = 0.5;
-
-export function changedShare(before: string, after: string): number {
-  let changed = 0;
-  for (const part of diffWords(before, after)) if (part.added || part.removed) changed += part.value.length;
-  return before.length + after.length === 0 ? 0 : changed / (before.length + after.length);
 }
 
 type View = 'inline' | 'side-by-side';

@@ -55,21 +55,21 @@ export function titleOf(link: string): string | undefined {
   return words.charAt(0).toLocaleUpperCase() + words.slice(1);
 }
 
-const OPENING = '"“„«‘';
-const CLOSING = '"”“»’';
+const count = (text: string, marks: RegExp) => text.match(marks)?.length ?? 0;
 
 /**
- * Whether `text[start, end)` stands inside quotation marks: an opening mark right before it
- * (or as its first character) and a closing one right after it (or as its last character,
- * before final punctuation).
+ * Whether `text[start, end)` stands inside quotation marks: a quotation is open where it
+ * starts (or it starts with an opening mark) and closes where it ends (or it ends with a
+ * closing mark, before final punctuation). Single quotes are left out: ’ is also an apostrophe.
  */
 export function isQuoted(text: string, start: number, end: number): boolean {
+  const before = text.slice(0, start);
   const inner = text.slice(start, end).trim();
-  const before = text.slice(0, start).trimEnd().at(-1) ?? '';
-  const after = text.slice(end).trimStart().charAt(0);
-  const opens = OPENING.includes(before) || OPENING.includes(inner.charAt(0));
-  const closes = CLOSING.includes(after) || CLOSING.includes(inner.replace(/[.,;:!?)\]]+$/u, '').at(-1) ?? '');
-  return opens && closes;
+  const last = inner.replace(/[.,;:!?)\]]+$/u, '').at(-1) ?? '';
+  const next = text.slice(end).trimStart().charAt(0);
+  const straight = count(before, /"/g) % 2 === 1 || inner.startsWith('"');
+  const curly = count(before, /[“„«]/g) > count(before, /[”»]/g) || /^[“„«]/u.test(inner);
+  return (straight && (last === '"' || next === '"')) || (curly && (/[”“»]/u.test(last) || /[”“»]/u.test(next)));
 }
 
 /** Flagged matches, grouped by source page in the order they first appear. */
