@@ -96,6 +96,13 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
   /** Where the keyboard focus goes once a decision has re-rendered its item. */
   const [focusNext, setFocusNext] = useState<{ index: number; action: string }>();
   const listRef = useRef<HTMLOListElement>(null);
+  /** Edits go into the page one at a time: a second click waits for the first edit's read-back. */
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const serially = (task: () => Promise<void>) => {
+    const next = queue.current.then(task, task);
+    queue.current = next.catch(() => undefined);
+    return next;
+  };
   useEffect(() => {
     if (!focusNext) return;
     listRef.current?.querySelector<HTMLElement>(`[data-index="${focusNext.index}"] [data-action="${focusNext.action}"]`)?.focus();
@@ -116,14 +123,16 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
   const live = check.live && new Set(check.live);
   const decisionOf = (suggestion: Suggestion): Decision => decisions[suggestion.index] ?? (live && !live.has(suggestion.index) ? 'withdrawn' : 'pending');
 
-  const accept = async (suggestion: Suggestion) => {
+  const accept = (suggestion: Suggestion) => serially(() => acceptNow(suggestion));
+  const acceptNow = async (suggestion: Suggestion) => {
     const text = edits[suggestion.index] ?? suggestion.suggestion;
     const { outcome, strategy } = await apply(tabId, check.frameId, suggestion.index, text);
     if (strategy) setStrategies((current) => ({ ...current, [suggestion.index]: strategy }));
     await settle(suggestion.index, outcome, text);
     setEditing(undefined);
   };
-  const undo = async (suggestion: Suggestion) => {
+  const undo = (suggestion: Suggestion) => serially(() => undoNow(suggestion));
+  const undoNow = async (suggestion: Suggestion) => {
     const command: ContentCommand = { type: 'undo', index: suggestion.index };
     const reply = (await browser.tabs.sendMessage(tabId, command, { frameId: check.frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome } | undefined;
     const outcome = reply?.outcome ?? 'no-rewrite';
@@ -141,7 +150,8 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
         : await explain(outcome, suggestion.original),
     );
   };
-  const acceptAll = async () => {
+  const acceptAll = () => serially(acceptAllNow);
+  const acceptAllNow = async () => {
     const items = suggestions
       .filter((suggestion) => decisionOf(suggestion) === 'pending')
       .map((suggestion) => ({ index: suggestion.index, replacement: edits[suggestion.index] ?? suggestion.suggestion }));

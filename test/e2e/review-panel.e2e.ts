@@ -26,7 +26,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => `${node.target.join(' ')}${node.any[0]?.data ? ` ${JSON.stringify(node.any[0].data)}` : ''}`).join(', ')})`,
+    );
 }
 
 test('item 1: a verdict in words with the exact figure one click away, banded sentences with a legend in the page’s colours', async ({ page, stack }) => {
@@ -116,6 +119,7 @@ test('item 3: review a rewrite: described model, readable diffs, Accept all last
   await first.getByRole('button', { name: 'Accept', exact: true }).click();
   await second.getByRole('button', { name: 'Accept', exact: true }).click();
   await expect.poll(() => field.inputValue()).toBe(before.replace(ORIGINAL, SUGGESTION).replace(SECOND_ORIGINAL, SECOND_SUGGESTION));
+  await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']); // both read back
 
   // An accepted sentence edited since cannot be undone from the panel; the other one can.
   await field.evaluate((element: HTMLTextAreaElement, at) => element.setSelectionRange(at, at), before.indexOf(ORIGINAL) + 'Today,'.length);

@@ -301,7 +301,7 @@ export class PageSession {
   }
 
   #remapAccepted(before: string, after: string, edit: ReturnType<typeof diffText>): void {
-    const entries = [...this.#accepted].map(([index, entry]) => ({ ...entry.span, index, original: entry.original }));
+    const entries = [...this.#accepted].map(([index, entry]) => ({ ...entry.span, index, original: entry.original })).sort((a, b) => a.start - b.start);
     this.#accepted = new Map(remapSpans(before, after, entries, edit).map(({ index, start, end, original }) => [index, { span: { start, end }, original }]));
   }
 
