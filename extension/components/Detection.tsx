@@ -68,7 +68,7 @@ export function Detection({ tabId, check, previous }: { tabId: number; check: Ta
           <details class="exact">
             <summary>Exact figure</summary>
             <p>
-              <span class="figure" data-testid="ai-percentage">
+              <span class="exact-figure" data-testid="ai-percentage">
                 {share}%
               </span>{' '}
               of the characters are in sentences labelled AI (the detector’s own figure). It is a share of characters, not an average of the sentence
