@@ -102,6 +102,7 @@ export function ReviewPanel() {
                 tabId={tabId}
                 check={checks.humanizer}
                 keepTerms={keepTerms}
+                hasEarlierCheck={checks.detector?.status === 'done'}
                 decisions={decisions}
                 edits={edits}
                 onDecide={(index, decision) => setDecisions((current) => ({ ...current, [index]: decision }))}

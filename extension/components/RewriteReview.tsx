@@ -46,6 +46,8 @@ export interface RewriteReviewProps {
   edits: Record<number, string>;
   onDecide(index: number, decision: Decision): void;
   onEdit(index: number, text: string | undefined): void;
+  /** An AI check of the page finished before this re-check would run: the one to compare with. */
+  hasEarlierCheck?: boolean;
 }
 
 const apply = async (tabId: number, frameId: number, index: number, replacement: string): Promise<{ outcome: ApplyOutcome; strategy?: string }> => {
@@ -81,7 +83,7 @@ async function explain(outcome: ApplyOutcome, text: string): Promise<string | un
 }
 
 /** Sentence-by-sentence review of a rewrite: diff, review flags, accept, edit, reject, undo. */
-export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDecide, onEdit }: RewriteReviewProps) {
+export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDecide, onEdit, hasEarlierCheck }: RewriteReviewProps) {
   const response = check.response as BffHumanizeResponse | undefined;
   const suggestions = check.suggestions ?? [];
   const [editing, setEditing] = useState<number>();
@@ -279,7 +281,11 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
           <button type="button" data-testid="recheck-after-rewrite" onClick={() => void browser.tabs.sendMessage(tabId, { type: 'run', product: 'detector', targeted: true } satisfies ContentCommand, { frameId: check.frameId }).catch(() => undefined)}>
             Re-check for AI writing
           </button>
-          <span class="muted">shows the score before and after, for the text and each changed sentence</span>
+          <span class="muted">
+            {hasEarlierCheck
+              ? 'shows the score before and after, for the text and each changed sentence'
+              : 'there is no AI check from before the rewrite, so this shows the new score only'}
+          </span>
         </p>
       )}
     </>

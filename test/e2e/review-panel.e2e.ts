@@ -134,6 +134,7 @@ test('item 3: review a rewrite: described model, readable diffs, Accept all last
   await expect.poll(() => field.inputValue()).toBe(edited.replace(SECOND_SUGGESTION, SECOND_ORIGINAL));
 
   // Re-check: the document and the changed sentence, before and after.
+  await expect(panel.getByText('shows the score before and after, for the text and each changed sentence')).toBeVisible();
   await panel.getByTestId('recheck-after-rewrite').click();
   const comparison = panel.getByTestId('comparison');
   await expect(comparison).toBeVisible();
