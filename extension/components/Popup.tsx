@@ -3,11 +3,43 @@ import { browser } from 'wxt/browser';
 import { PRODUCTS, type BffUsageResponse } from '@redline/shared';
 import { getUsage } from '../lib/bff-client.ts';
 import type { CheckError } from '../lib/messages.ts';
-import { getSettings, tokenItem, updateSettings, type Settings } from '../lib/settings.ts';
+import { withConnection } from '../lib/account.ts';
+import { getSettings, updateSettings, type Settings } from '../lib/settings.ts';
+import { PRODUCT_TITLES, summarize } from '../lib/summary.ts';
+import { CheckButtons } from './CheckButtons.tsx';
+import { Status } from './Status.tsx';
+import { useReviewedTab, useTabState } from './useTabState.ts';
 
 const PRODUCT_NAMES = { detector: 'AI detector', humanizer: 'Humanizer', plagiarism: 'Sources' } as const;
 
+/** The current page's last results in words. */
+function LastResult({ tabId }: { tabId: number | undefined }) {
+  const state = useTabState(tabId);
+  const checks = PRODUCTS.map((product) => state?.checks[product]).filter((check) => check !== undefined);
+  return (
+    <section aria-labelledby="page-heading">
+      <h2 id="page-heading">This page</h2>
+      {checks.length === 0 ? (
+        <p class="muted" data-testid="last-result">
+          No check on this page yet.
+        </p>
+      ) : (
+        <ul class="plain" data-testid="last-result">
+          {checks.map((check) => (
+            <li key={check.product}>
+              <strong>{PRODUCT_TITLES[check.product]}:</strong>{' '}
+              {check.status === 'done' ? summarize(check.product, check.response, check.suggestions?.length) : <Status check={check} label="Checking" />}
+            </li>
+          ))}
+        </ul>
+      )}
+      <CheckButtons tabId={tabId} frameId={checks[0]?.frameId} />
+    </section>
+  );
+}
+
 export function Popup() {
+  const tabId = useReviewedTab();
   const [settings, setSettings] = useState<Settings>();
   const [usage, setUsage] = useState<BffUsageResponse>();
   const [error, setError] = useState<CheckError>();
@@ -17,17 +49,24 @@ export function Popup() {
     void (async () => {
       const current = await getSettings();
       setSettings(current);
-      const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
-      try {
-        setHostname(tab?.url ? new URL(tab.url).hostname || undefined : undefined);
-      } catch {
-        setHostname(undefined);
-      }
-      const result = await getUsage({ url: current.bffUrl, token: await tokenItem.getValue() });
+      const result = await withConnection((connection) => getUsage(connection));
       if (result.ok) setUsage(result.value);
       else setError(result.error);
     })();
   }, []);
+  useEffect(() => {
+    if (tabId === undefined) return;
+    void browser.tabs.get(tabId).then(
+      (tab) => {
+        try {
+          setHostname(tab.url ? new URL(tab.url).hostname || undefined : undefined);
+        } catch {
+          setHostname(undefined);
+        }
+      },
+      () => setHostname(undefined),
+    );
+  }, [tabId]);
 
   const siteOff = settings && hostname ? settings.disabledSites.includes(hostname) : false;
   const toggleSite = async () => {
@@ -42,44 +81,55 @@ export function Popup() {
   };
 
   return (
-    <main style={{ minWidth: '280px' }}>
+    <main class="popup">
       <h1>Redline</h1>
-      {!usage && !error && <p class="muted">Connecting to {settings?.bffUrl ?? 'the BFF'}…</p>}
-      {error && (
-        <p class="error" role="alert" data-testid="connection">
-          {error.message}
-        </p>
-      )}
-      {usage && (
-        <>
-          <p class="ok" data-testid="connection">
-            Connected as {usage.member.name} · {usage.mode === 'offline' ? 'offline analyzers' : 'analysis service'}
+      <LastResult tabId={tabId} />
+      <section aria-labelledby="budget-heading">
+        <h2 id="budget-heading">Words left</h2>
+        {!usage && !error && <p class="muted">Connecting to {settings?.bffUrl ?? 'the BFF'}…</p>}
+        {error && (
+          <p class="error" role="alert" data-testid="connection">
+            {error.message}
           </p>
-          <table data-testid="usage">
-            <tbody>
-              {PRODUCTS.map((product) => {
-                const figures = usage.products[product];
-                return (
-                  <tr key={product}>
-                    <th scope="row" style={{ textAlign: 'left', paddingRight: '12px' }}>{PRODUCT_NAMES[product]}</th>
-                    <td>{figures.remaining !== undefined ? `${figures.remaining.toLocaleString()} of ${figures.budget!.toLocaleString()} words left` : `${figures.wordsCharged.toLocaleString()} words used`}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </>
-      )}
+        )}
+        {usage && (
+          <>
+            <p class="muted" data-testid="connection">
+              Connected as {usage.member.name} · {usage.mode === 'offline' ? 'offline analyzers' : 'analysis service'}
+            </p>
+            <table data-testid="usage">
+              <tbody>
+                {PRODUCTS.map((product) => {
+                  const figures = usage.products[product];
+                  return (
+                    <tr key={product}>
+                      <th scope="row">{PRODUCT_NAMES[product]}</th>
+                      <td>
+                        {figures.remaining !== undefined
+                          ? `${figures.remaining.toLocaleString()} of ${figures.budget!.toLocaleString()} words left`
+                          : `no limit · ${figures.wordsCharged.toLocaleString()} words used`}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </>
+        )}
+      </section>
       {hostname && (
         <p class="row">
-          <label style={{ margin: 0, fontWeight: 400 }}>
-            <input type="checkbox" checked={!siteOff} onChange={() => void toggleSite()} /> On for {hostname}
-          </label>
+          <input id="site-on" type="checkbox" checked={!siteOff} onChange={() => void toggleSite()} />
+          <label for="site-on">On for {hostname}</label>
         </p>
       )}
       <p class="row">
-        <button type="button" onClick={() => void openPanel()}>Open review panel</button>
-        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>Options</button>
+        <button type="button" onClick={() => void openPanel()}>
+          Open review panel
+        </button>
+        <button type="button" onClick={() => void browser.runtime.openOptionsPage()}>
+          Options
+        </button>
       </p>
     </main>
   );

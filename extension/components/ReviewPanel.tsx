@@ -1,117 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
-import type { BffDetectResponse, BffPlagiarismResponse } from '@redline/shared';
-import type { ContentCommand, ProductName } from '../lib/messages.ts';
-import { formatScore } from '../lib/format.ts';
+import type { BffHumanizeResponse } from '@redline/shared';
+import type { ProductName } from '../lib/messages.ts';
+import { describeModel, MODEL_NAMES } from '../lib/models.ts';
 import { buildReport, reportHtml, type Decision } from '../lib/report.ts';
 import { HUMANIZER_MODELS, type HumanizerModel } from '@redline/shared';
 import { getSettings, updateSettings } from '../lib/settings.ts';
+import { CheckButtons } from './CheckButtons.tsx';
+import { send } from './commands.ts';
+import { Detection } from './Detection.tsx';
+import { History } from './History.tsx';
 import { RewriteReview } from './RewriteReview.tsx';
-import type { TabCheck } from '../lib/tab-state.ts';
-import { Elapsed } from './Elapsed.tsx';
+import { Sources } from './Sources.tsx';
+import { Status } from './Status.tsx';
 import { useReviewedTab, useTabState } from './useTabState.ts';
-
-/** To the frame that holds the check's text (the page itself when unknown). */
-const send = (tabId: number, command: ContentCommand, frameId = 0) => browser.tabs.sendMessage(tabId, command, { frameId }).catch(() => undefined);
-
-function Status({ check, label }: { check: TabCheck; label: string }) {
-  if (check.status === 'checking') {
-    return (
-      <p aria-live="polite">
-        {label}: {check.words.toLocaleString()} words… <Elapsed since={check.startedAt} />
-      </p>
-    );
-  }
-  if (check.status === 'error') return <p class="error" role="alert">{check.error?.message}</p>;
-  return null;
-}
-
-function Detection({ tabId, check }: { tabId: number; check: TabCheck }) {
-  const response = check.response as BffDetectResponse | undefined;
-  const details = response?.result.data.details;
-  const flagged = (details?.chunks ?? []).map((chunk, index) => ({ chunk, index })).filter(({ chunk }) => chunk.type === 'AI');
-  const live = check.live && new Set(check.live);
-  return (
-    <section aria-labelledby="ai-heading">
-      <h2 id="ai-heading">AI writing</h2>
-      <Status check={check} label="Checking" />
-      {details && (
-        <>
-          <p>
-            <span class="figure" data-testid="ai-percentage">{details.ai_percentage}%</span> of the characters are in sentences labelled AI.
-          </p>
-          <p class="muted">
-            This is the share of characters inside AI-labelled sentences, not an average of the sentence scores. Results are probabilistic
-            review signals, not proof of authorship.
-            {response.source === 'offline' && ' Checked by the BFF’s built-in analyzer (offline mode).'}
-          </p>
-          {!details.chunks?.length ? (
-            <p data-testid="no-sentence-labels">This detector version gives no per-sentence labels: the figure is for the whole text, and nothing is highlighted. Version v3 (options) labels each sentence.</p>
-          ) : (
-            <h2 data-testid="flagged-heading">
-              {flagged.length === 0
-                ? 'No sentence is labelled AI.'
-                : live && live.size < flagged.length
-                  ? `Sentences labelled AI (${flagged.filter(({ index }) => live.has(index)).length} of ${flagged.length} unchanged since the check)`
-                  : `Sentences labelled AI (${flagged.length})`}
-            </h2>
-          )}
-          <ol class="items" data-testid="flagged-sentences">
-            {flagged.map(({ chunk, index }) => (
-              <li key={index} class={live && !live.has(index) ? 'stale' : undefined}>
-                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index }, check.frameId)} title="Show in the page">
-                  <span class="score">{formatScore(chunk.score)}</span>
-                  {chunk.text}
-                  {live && !live.has(index) && <span class="muted"> (changed since the check)</span>}
-                </button>
-              </li>
-            ))}
-          </ol>
-        </>
-      )}
-      <button type="button" onClick={() => void send(tabId, { type: 'run', product: 'detector', targeted: true }, check.frameId)}>
-        Re-check
-      </button>
-    </section>
-  );
-}
-
-function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
-  const response = check.response as BffPlagiarismResponse | undefined;
-  const result = response?.result.result;
-  const matches = (result?.results ?? []).map((match, index) => ({ match, index })).filter(({ match }) => match.is_plagiarised);
-  const live = check.live && new Set(check.live);
-  return (
-    <section aria-labelledby="sources-heading">
-      <h2 id="sources-heading">Sources</h2>
-      <Status check={check} label="Checking sources" />
-      {result && (
-        <>
-          <p>
-            <span class="figure" data-testid="plagiarism-score">{result.plagiarism_score}%</span> of the characters are in sentences with a similar
-            source.
-          </p>
-          <p class="muted">No match is not proof of originality: the check is not exhaustive. Each match needs human review.</p>
-          <ol class="items" data-testid="source-matches">
-            {matches.map(({ match, index }) => (
-              <li key={index} class={live && !live.has(index) ? 'source stale' : 'source'}>
-                <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index }, check.frameId)} title="Show in the page">
-                  {match.sentence}
-                </button>
-                <p class="muted">
-                  {Math.round(match.similarity * 100)}% similar to “{match.web_sentence}”
-                </p>
-                <a href={match.link} target="_blank" rel="noopener noreferrer">
-                  {match.link}
-                </a>
-              </li>
-            ))}
-          </ol>
-        </>
-      )}
-    </section>
-  );
-}
 
 function download(name: string, type: string, content: string) {
   const link = document.createElement('a');
@@ -154,27 +55,37 @@ export function ReviewPanel() {
     else download('redline-review.html', 'text/html', reportHtml(report));
   };
   const has = (product: ProductName) => checks[product] !== undefined;
+  const rewrite = checks.humanizer?.response as BffHumanizeResponse | undefined;
+  const chosen = describeModel(model, rewrite?.source);
+  const used = rewrite && describeModel(rewrite.result.model_used, rewrite.source);
+  const frameId = (checks.detector ?? checks.humanizer ?? checks.plagiarism)?.frameId;
   return (
     <main>
       <h1>Review</h1>
+      <CheckButtons tabId={tabId} frameId={frameId} />
       {tabId === undefined || !state || !(has('detector') || has('plagiarism') || has('humanizer')) ? (
         <p class="muted">
-          Select text or click into an editor, then use “Check for AI writing” (Alt+Shift+A), “Check sources” (Alt+Shift+S) or “Humanize”
-          (Alt+Shift+H) from the context menu or keyboard.
+          Click into an editor or select text in the page, then choose a check above, or use “Check for AI writing” (Alt+Shift+A), “Check sources”
+          (Alt+Shift+S) or “Humanize” (Alt+Shift+H) from the context menu or keyboard.
         </p>
       ) : (
         <>
-          {checks.detector && <Detection tabId={tabId} check={checks.detector} />}
+          {checks.detector && <Detection tabId={tabId} check={checks.detector} previous={state.previous?.detector} />}
           {checks.plagiarism && <Sources tabId={tabId} check={checks.plagiarism} />}
           {checks.humanizer && (
             <section aria-labelledby="rewrite-heading">
               <h2 id="rewrite-heading">Rewrite</h2>
+              {used && (
+                <p data-testid="model-used">
+                  Rewritten by <strong>{used.name}</strong>: {used.description}
+                </p>
+              )}
               <p class="row">
                 <label for="model">Model</label>
-                <select id="model" value={model} onChange={(event) => setModel(event.currentTarget.value as HumanizerModel)}>
+                <select id="model" value={model} aria-describedby="model-description" onChange={(event) => setModel(event.currentTarget.value as HumanizerModel)}>
                   {HUMANIZER_MODELS.map((option) => (
                     <option key={option} value={option}>
-                      {option}
+                      {MODEL_NAMES[option]}
                     </option>
                   ))}
                 </select>
@@ -182,11 +93,16 @@ export function ReviewPanel() {
                   Rewrite again
                 </button>
               </p>
+              <p class="muted" id="model-description" data-testid="model-description">
+                {chosen.name}: {chosen.description}
+                {chosen.note ? ` ${chosen.note}` : ''}
+              </p>
               <Status check={checks.humanizer} label="Humanizing" />
               <RewriteReview
                 tabId={tabId}
                 check={checks.humanizer}
                 keepTerms={keepTerms}
+                hasEarlierCheck={checks.detector?.status === 'done'}
                 decisions={decisions}
                 edits={edits}
                 onDecide={(index, decision) => setDecisions((current) => ({ ...current, [index]: decision }))}
@@ -208,6 +124,7 @@ export function ReviewPanel() {
           </p>
         </>
       )}
+      <History currentUrl={state?.url} />
     </main>
   );
 }

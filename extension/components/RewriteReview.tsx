@@ -1,9 +1,10 @@
 import { diffWords } from 'diff';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import type { BffHumanizeResponse } from '@redline/shared';
 import type { ApplyOutcome, ContentCommand, EditorInfo } from '../lib/messages.ts';
 import type { Decision } from '../lib/report.ts';
+import { changedShare, HEAVY_CHANGE } from '../lib/diff-view.ts';
 import { reviewFlags } from '../lib/review-aids.ts';
 import type { Suggestion } from '../lib/rewrite.ts';
 import type { TabCheck } from '../lib/tab-state.ts';
@@ -18,6 +19,25 @@ function WordDiff({ before, after }: { before: string; after: string }) {
   );
 }
 
+/** Before and after side by side, each readable on its own: removed words marked in one, added words in the other. */
+function SideBySide({ before, after }: { before: string; after: string }) {
+  const parts = diffWords(before, after);
+  return (
+    <div class="side-by-side" data-testid="side-by-side">
+      <div>
+        <p class="muted">Before</p>
+        <p class="diff">{parts.map((part, index) => (part.added ? null : part.removed ? <del key={index}>{part.value}</del> : <span key={index}>{part.value}</span>))}</p>
+      </div>
+      <div>
+        <p class="muted">After</p>
+        <p class="diff">{parts.map((part, index) => (part.removed ? null : part.added ? <ins key={index}>{part.value}</ins> : <span key={index}>{part.value}</span>))}</p>
+      </div>
+    </div>
+  );
+}
+
+type View = 'inline' | 'side-by-side';
+
 export interface RewriteReviewProps {
   tabId: number;
   check: TabCheck;
@@ -26,6 +46,8 @@ export interface RewriteReviewProps {
   edits: Record<number, string>;
   onDecide(index: number, decision: Decision): void;
   onEdit(index: number, text: string | undefined): void;
+  /** An AI check of the page finished before this re-check would run: the one to compare with. */
+  hasEarlierCheck?: boolean;
 }
 
 /**
@@ -82,36 +104,78 @@ async function explain(outcome: ApplyOutcome, text: string): Promise<string | un
   return undefined;
 }
 
-/** Sentence-by-sentence review of a rewrite: word diff, review flags, accept, edit, reject. */
-export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDecide, onEdit }: RewriteReviewProps) {
+/** Sentence-by-sentence review of a rewrite: diff, review flags, accept, edit, reject, undo. */
+export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDecide, onEdit, hasEarlierCheck }: RewriteReviewProps) {
   const response = check.response as BffHumanizeResponse | undefined;
   const suggestions = check.suggestions ?? [];
   const [editing, setEditing] = useState<number>();
-  /** Why a suggestion is still pending after an accept, by suggestion index. */
+  /** Why a suggestion is still pending after an accept (or still accepted after an undo), by suggestion index. */
   const [problems, setProblems] = useState<Record<number, string>>({});
   /** How each accepted suggestion went into the editor (for support and tests). */
   const [strategies, setStrategies] = useState<Record<number, string>>({});
-  const settle = async (index: number, outcome: ApplyOutcome | undefined, text: string) => {
-    if (outcome === 'applied' || outcome === 'withdrawn') onDecide(index, outcome === 'applied' ? 'accepted' : 'withdrawn');
-    const problem = outcome && (await explain(outcome, text));
+  /** Views the reviewer chose; the others follow how heavy the change is. */
+  const [views, setViews] = useState<Record<number, View>>({});
+  /** Accepted suggestions that Undo can no longer take back (edited since). */
+  const [undoGone, setUndoGone] = useState<Record<number, true>>({});
+  /** Where the keyboard focus goes once a decision has re-rendered its item. */
+  const [focusNext, setFocusNext] = useState<{ index: number; action: string }>();
+  const listRef = useRef<HTMLOListElement>(null);
+  /** Edits go into the page one at a time: a second click waits for the first edit's read-back. */
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const serially = (task: () => Promise<void>) => {
+    const next = queue.current.then(task, task);
+    queue.current = next.catch(() => undefined);
+    return next;
+  };
+  useEffect(() => {
+    if (!focusNext) return;
+    listRef.current?.querySelector<HTMLElement>(`[data-index="${focusNext.index}"] [data-action="${focusNext.action}"]`)?.focus();
+    setFocusNext(undefined);
+  });
+  const setProblem = (index: number, problem: string | undefined) =>
     setProblems((current) => {
       const next = { ...current };
       if (problem) next[index] = problem;
       else delete next[index];
       return next;
     });
+  const settle = async (index: number, outcome: ApplyOutcome | undefined, text: string) => {
+    if (outcome === 'applied' || outcome === 'withdrawn') onDecide(index, outcome === 'applied' ? 'accepted' : 'withdrawn');
+    if (outcome === 'applied') setFocusNext({ index, action: 'undo' });
+    setProblem(index, outcome && (await explain(outcome, text)));
   };
   const live = check.live && new Set(check.live);
   const decisionOf = (suggestion: Suggestion): Decision => decisions[suggestion.index] ?? (live && !live.has(suggestion.index) ? 'withdrawn' : 'pending');
 
-  const accept = async (suggestion: Suggestion) => {
+  const accept = (suggestion: Suggestion) => serially(() => acceptNow(suggestion));
+  const acceptNow = async (suggestion: Suggestion) => {
     const text = edits[suggestion.index] ?? suggestion.suggestion;
     const { outcome, strategy } = await apply(tabId, check.frameId, suggestion.index, text);
     if (strategy) setStrategies((current) => ({ ...current, [suggestion.index]: strategy }));
     await settle(suggestion.index, outcome, text);
     setEditing(undefined);
   };
-  const acceptAll = async () => {
+  const undo = (suggestion: Suggestion) => serially(() => undoNow(suggestion));
+  const undoNow = async (suggestion: Suggestion) => {
+    const command: ContentCommand = { type: 'undo', index: suggestion.index };
+    const reply = (await browser.tabs.sendMessage(tabId, command, { frameId: check.frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome } | undefined;
+    const outcome = reply?.outcome ?? 'no-rewrite';
+    if (outcome === 'applied') {
+      onDecide(suggestion.index, 'pending');
+      setFocusNext({ index: suggestion.index, action: 'accept' });
+      setProblem(suggestion.index, undefined);
+      return;
+    }
+    if (outcome === 'withdrawn' || outcome === 'no-rewrite') setUndoGone((current) => ({ ...current, [suggestion.index]: true }));
+    setProblem(
+      suggestion.index,
+      outcome === 'withdrawn'
+        ? 'This sentence was edited after it was accepted, so Undo here would overwrite that edit. Use the editor’s own undo (Ctrl/Cmd+Z) instead.'
+        : await explain(outcome, suggestion.original),
+    );
+  };
+  const acceptAll = () => serially(acceptAllNow);
+  const acceptAllNow = async () => {
     const items = suggestions
       .filter((suggestion) => decisionOf(suggestion) === 'pending')
       .map((suggestion) => ({ index: suggestion.index, replacement: edits[suggestion.index] ?? suggestion.suggestion }));
@@ -126,30 +190,45 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
 
   if (!response) return null;
   const pending = suggestions.filter((suggestion) => decisionOf(suggestion) === 'pending').length;
+  const accepted = suggestions.filter((suggestion) => decisionOf(suggestion) === 'accepted').length;
   return (
     <>
-      <p class="muted">
-        Model {response.result.model_used}. A rewrite must be reviewed for meaning, facts, names, links, tone and required terminology.
-      </p>
+      <p class="muted">A rewrite must be reviewed for meaning, facts, names, links, tone and required terminology.</p>
       <p class="muted" data-testid="undo-note">
         {undoText(check.editor)}
       </p>
       {suggestions.length === 0 && <p>The rewrite changes nothing.</p>}
-      {pending > 1 && (
-        <p>
-          <button type="button" class="primary" onClick={() => void acceptAll()}>
-            Accept all ({pending})
-          </button>
-        </p>
-      )}
-      <ol class="items" data-testid="suggestions">
-        {suggestions.map((suggestion) => {
+      <ol class="items" data-testid="suggestions" ref={listRef}>
+        {suggestions.map((suggestion, position) => {
           const text = edits[suggestion.index] ?? suggestion.suggestion;
           const flags = edits[suggestion.index] === undefined ? suggestion.flags : reviewFlags(suggestion.original, text, keepTerms);
           const decision = decisionOf(suggestion);
+          const view: View = views[suggestion.index] ?? (changedShare(suggestion.original, text) > HEAVY_CHANGE ? 'side-by-side' : 'inline');
+          const labelId = `suggestion-${suggestion.index}`;
           return (
-            <li key={suggestion.index} class="suggestion" data-decision={decision} data-strategy={strategies[suggestion.index]}>
-              <WordDiff before={suggestion.original} after={text} />
+            <li
+              key={suggestion.index}
+              class="suggestion"
+              data-index={suggestion.index}
+              data-decision={decision}
+              data-view={view}
+              data-strategy={strategies[suggestion.index]}
+              aria-labelledby={labelId}
+            >
+              <p class="row between">
+                <span id={labelId} class="muted">
+                  Suggestion {position + 1} of {suggestions.length}
+                </span>
+                <button
+                  type="button"
+                  class="link"
+                  data-action="view"
+                  onClick={() => setViews((current) => ({ ...current, [suggestion.index]: view === 'inline' ? 'side-by-side' : 'inline' }))}
+                >
+                  {view === 'inline' ? 'Show before and after' : 'Show changes inline'}
+                </button>
+              </p>
+              {view === 'inline' ? <WordDiff before={suggestion.original} after={text} /> : <SideBySide before={suggestion.original} after={text} />}
               {flags.length > 0 && (
                 <ul class="flags" data-testid="flags">
                   {flags.map((flag, index) => (
@@ -159,7 +238,7 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
                   ))}
                 </ul>
               )}
-              {problems[suggestion.index] && decision === 'pending' && (
+              {problems[suggestion.index] && (
                 <p class="error" role="alert" data-testid="apply-problem">
                   {problems[suggestion.index]}
                 </p>
@@ -169,26 +248,68 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
                   <div>
                     <textarea rows={3} value={text} aria-label="Edit the suggestion" onInput={(event) => onEdit(suggestion.index, event.currentTarget.value)} />
                     <p class="row">
-                      <button type="button" class="primary" onClick={() => void accept(suggestion)}>Accept edited</button>
-                      <button type="button" onClick={() => (onEdit(suggestion.index, undefined), setEditing(undefined))}>Undo edit</button>
+                      <button type="button" class="primary" data-action="accept" onClick={() => void accept(suggestion)}>
+                        Accept edited
+                      </button>
+                      <button type="button" onClick={() => (onEdit(suggestion.index, undefined), setEditing(undefined))}>
+                        Undo edit
+                      </button>
                     </p>
                   </div>
                 ) : (
                   <p class="row">
-                    <button type="button" class="primary" onClick={() => void accept(suggestion)}>Accept</button>
-                    <button type="button" onClick={() => setEditing(suggestion.index)}>Edit</button>
-                    <button type="button" onClick={() => onDecide(suggestion.index, 'rejected')}>Reject</button>
+                    <button type="button" class="primary" data-action="accept" onClick={() => void accept(suggestion)}>
+                      Accept
+                    </button>
+                    <button type="button" onClick={() => setEditing(suggestion.index)}>
+                      Edit
+                    </button>
+                    <button type="button" data-action="reject" onClick={() => (onDecide(suggestion.index, 'rejected'), setFocusNext({ index: suggestion.index, action: 'reconsider' }))}>
+                      Reject
+                    </button>
                   </p>
                 )
               ) : (
-                <p class="muted" data-testid="decision">
-                  {decision === 'accepted' ? 'Accepted' : decision === 'rejected' ? 'Rejected' : 'Withdrawn: the text changed since the rewrite'}
+                <p class="row">
+                  <span class="muted" data-testid="decision">
+                    {decision === 'accepted' ? 'Accepted' : decision === 'rejected' ? 'Rejected' : 'Withdrawn: the text changed since the rewrite'}
+                  </span>
+                  {decision === 'accepted' && !undoGone[suggestion.index] && (
+                    <button type="button" data-action="undo" onClick={() => void undo(suggestion)}>
+                      Undo
+                    </button>
+                  )}
+                  {decision === 'rejected' && (
+                    <button type="button" data-action="reconsider" onClick={() => (onDecide(suggestion.index, 'pending'), setFocusNext({ index: suggestion.index, action: 'accept' }))}>
+                      Reconsider
+                    </button>
+                  )}
                 </p>
               )}
             </li>
           );
         })}
       </ol>
+      {pending > 1 && (
+        <p class="row">
+          <button type="button" onClick={() => void acceptAll()}>
+            Accept all ({pending})
+          </button>
+          <span class="muted">the remaining suggestions above, as they are shown</span>
+        </p>
+      )}
+      {accepted > 0 && (
+        <p class="row">
+          <button type="button" data-testid="recheck-after-rewrite" onClick={() => void browser.tabs.sendMessage(tabId, { type: 'run', product: 'detector', targeted: true } satisfies ContentCommand, { frameId: check.frameId }).catch(() => undefined)}>
+            Re-check for AI writing
+          </button>
+          <span class="muted">
+            {hasEarlierCheck
+              ? 'shows the score before and after, for the text and each changed sentence'
+              : 'there is no AI check from before the rewrite, so this shows the new score only'}
+          </span>
+        </p>
+      )}
     </>
   );
 }

@@ -5,6 +5,8 @@ import { withConnection } from '../lib/account.ts';
 import { getSettings } from '../lib/settings.ts';
 import { buildSuggestions } from '../lib/rewrite.ts';
 import { clearTabState, setIgnoredItems, setLiveItems, setPanelFocus, setTabCheck } from '../lib/tab-state.ts';
+import { recordCheck } from '../lib/history.ts';
+import { summarize } from '../lib/summary.ts';
 
 const MENU: Record<string, { product: ProductName; title: string }> = {
   'check-ai': { product: 'detector', title: 'Check for AI writing' },
@@ -66,6 +68,7 @@ async function handleCheck(message: ToBackground & { type: 'check' }, tab: Brows
         ? buildSuggestions(message.text, (result.value as { result: { humanized_text: string } }).result.humanized_text, settings.keepTerms)
         : undefined;
     await setTabCheck(tabId, url, { ...started, status: 'done', finishedAt, response: result.value, suggestions });
+    await recordCheck({ url, title: tab.title ?? '', date: finishedAt, product: message.product, verdict: summarize(message.product, result.value, suggestions?.length), words: message.words });
     return { ok: true, response: result.value, suggestions: suggestions?.map(({ index, start, end }) => ({ index, start, end })) };
   }
   await setTabCheck(tabId, url, { ...started, status: 'error', finishedAt, error: result.error });

@@ -46,6 +46,8 @@ export const ContentCommand = z.union([
   z.object({ type: z.literal('apply'), index: z.number(), replacement: z.string(), deadline: z.optional(z.number()) }),
   /** Accept all: the pending suggestions at once. */
   z.object({ type: z.literal('apply-all'), items: z.array(z.object({ index: z.number(), replacement: z.string() })), deadline: z.optional(z.number()) }),
+  /** Put an accepted suggestion's original back, if the accepted text was not edited since. */
+  z.object({ type: z.literal('undo'), index: z.number() }),
   z.object({ type: z.literal('ping') }),
   /** Check this page: the main text of the page in the top frame (Readability). */
   z.object({ type: z.literal('check-page') }),

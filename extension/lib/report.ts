@@ -1,6 +1,8 @@
 import { OffsetMap } from '@redline/shared/text';
 import type { BffDetectResponse, BffHumanizeResponse, BffPlagiarismResponse } from '@redline/shared';
 import { sourceSpans } from './content/results.ts';
+import { isQuoted } from './sources.ts';
+import { documentVerdict, roundedShare } from './verdict.ts';
 import type { Suggestion } from './rewrite.ts';
 import type { TabState } from './tab-state.ts';
 
@@ -17,6 +19,8 @@ export interface ReviewReport {
   ai?: {
     text: string;
     aiPercentage: number;
+    /** The verdict in words and the rounded share, as the side panel shows them. */
+    verdict: string;
     explanation: string;
     flagged: { text: string; start: number; end: number; score: number; stillInPage: boolean }[];
   };
@@ -24,7 +28,7 @@ export interface ReviewReport {
     text: string;
     plagiarismScore: number;
     explanation: string;
-    matches: { sentence: string; start: number | null; end: number | null; sourceSentence: string; similarity: number; link: string }[];
+    matches: { sentence: string; start: number | null; end: number | null; sourceSentence: string; similarity: number; link: string; quoted: boolean; cited: boolean }[];
   };
   rewrite?: {
     text: string;
@@ -42,6 +46,7 @@ export function buildReport(state: TabState, decisions: Record<number, Decision>
     report.ai = {
       text: detector.text,
       aiPercentage: detection.result.data.details.ai_percentage,
+      verdict: `${documentVerdict(detection.result.data.details.ai_percentage).label} (${roundedShare(detection.result.data.details.ai_percentage)})`,
       explanation: 'Share of characters inside sentences labelled AI; not an average of sentence scores. Probabilistic review signals, not proof of authorship.',
       flagged: (detection.result.data.details.chunks ?? [])
         .map((chunk, index) => ({ chunk, index }))
@@ -54,20 +59,23 @@ export function buildReport(state: TabState, decisions: Record<number, Decision>
   if (plagiarism && sources) {
     const offsets = new OffsetMap(plagiarism.text);
     const located = new Map(sourceSpans(plagiarism.text, sources).map((span) => [span.index, span]));
+    const cited = new Set(plagiarism.cited ?? []);
     report.sources = {
       text: plagiarism.text,
       plagiarismScore: sources.result.result.plagiarism_score,
       explanation: 'Share of characters inside sentences with a similar source. No match is not proof of originality.',
       matches: sources.result.result.results
-        .map((match, index) => ({ match, span: located.get(index) }))
+        .map((match, index) => ({ match, index, span: located.get(index) }))
         .filter(({ match }) => match.is_plagiarised)
-        .map(({ match, span }) => ({
+        .map(({ match, index, span }) => ({
           sentence: match.sentence,
           start: span ? offsets.toCodePoint(span.start) : null,
           end: span ? offsets.toCodePoint(span.end) : null,
           sourceSentence: match.web_sentence,
           similarity: match.similarity,
           link: match.link,
+          quoted: span ? isQuoted(plagiarism.text, span.start, span.end) : false,
+          cited: cited.has(index),
         })),
     };
   }
@@ -97,7 +105,7 @@ const escape = (text: string) =>
 export function reportHtml(report: ReviewReport): string {
   const sections: string[] = [];
   if (report.ai) {
-    sections.push(`<h2>AI writing</h2><p><strong>${report.ai.aiPercentage}%</strong> of the characters are in sentences labelled AI.</p>
+    sections.push(`<h2>AI writing</h2><p><strong>${escape(report.ai.verdict)}</strong>. Exactly ${report.ai.aiPercentage}% of the characters are in sentences labelled AI.</p>
 <p><em>${escape(report.ai.explanation)}</em></p><ol>${report.ai.flagged
       .map((item) => `<li data-start="${item.start}" data-end="${item.end}">${escape(item.text)} <small>(score ${item.score.toFixed(4)}, characters ${item.start}–${item.end}${item.stillInPage ? '' : ', changed since'})</small></li>`)
       .join('')}</ol>`);
@@ -105,7 +113,7 @@ export function reportHtml(report: ReviewReport): string {
   if (report.sources) {
     sections.push(`<h2>Sources</h2><p><strong>${report.sources.plagiarismScore}%</strong> of the characters are in sentences with a similar source.</p>
 <p><em>${escape(report.sources.explanation)}</em></p><ol>${report.sources.matches
-      .map((match) => `<li data-start="${match.start ?? ''}" data-end="${match.end ?? ''}">${escape(match.sentence)}<br><small>${Math.round(match.similarity * 100)}% similar to “${escape(match.sourceSentence)}”, <a href="${escape(match.link)}" rel="noopener noreferrer">${escape(match.link)}</a></small></li>`)
+      .map((match) => `<li data-start="${match.start ?? ''}" data-end="${match.end ?? ''}">${escape(match.sentence)}<br><small>${Math.round(match.similarity * 100)}% similar to “${escape(match.sourceSentence)}”, <a href="${escape(match.link)}" rel="noopener noreferrer">${escape(match.link)}</a>${match.quoted ? ', quoted' : ''}${match.cited ? ', marked as cited' : ''}</small></li>`)
       .join('')}</ol>`);
   }
   if (report.rewrite) {

@@ -27,6 +27,8 @@ export interface TabCheck {
   title?: string;
   /** Result items the writer chose to ignore in this document (card: *Ignore*). */
   ignored?: number[];
+  /** Sources: matches the reviewer marked as cited, excluded from the displayed share. */
+  cited?: number[];
 }
 
 export interface TabState {
@@ -34,6 +36,8 @@ export interface TabState {
   checks: Partial<Record<ProductName, TabCheck>>;
   /** The item the writer asked to see in the side panel (card: *Show in panel*), newest request. */
   focus?: { product: ProductName; index: number; at: number };
+  /** The last finished check of each product before the current one (for before/after). */
+  previous?: Partial<Record<ProductName, TabCheck>>;
 }
 
 // Session storage: kept across service-worker restarts, gone when the browser closes.
@@ -45,8 +49,13 @@ export async function getTabState(tabId: number): Promise<TabState | null> {
 
 export async function setTabCheck(tabId: number, url: string, check: TabCheck): Promise<void> {
   const state = (await getTabState(tabId)) ?? { url, checks: {} };
-  if (state.url !== url) state.checks = {};
+  if (state.url !== url) {
+    state.checks = {};
+    delete state.previous;
+  }
   state.url = url;
+  const replaced = state.checks[check.product];
+  if (replaced?.status === 'done' && replaced.operationId !== check.operationId) state.previous = { ...state.previous, [check.product]: replaced };
   state.checks[check.product] = check;
   await storage.setItem(keyOf(tabId), state);
 }
@@ -71,6 +80,14 @@ export async function setPanelFocus(tabId: number, focus: { product: ProductName
   const state = await getTabState(tabId);
   if (!state) return;
   state.focus = { ...focus, at: Date.now() };
+  await storage.setItem(keyOf(tabId), state);
+}
+
+export async function setCited(tabId: number, indices: number[]): Promise<void> {
+  const state = await getTabState(tabId);
+  const check = state?.checks.plagiarism;
+  if (!state || !check) return;
+  check.cited = indices;
   await storage.setItem(keyOf(tabId), state);
 }
 

@@ -110,6 +110,7 @@ test('side panel: explains ai_percentage, lists flagged sentences, and clicking 
 
   const panel = await stack.openSidePanel(page);
   await expect(panel.getByTestId('ai-percentage')).toHaveText(/^\d+(\.\d+)?%$/);
+  await panel.getByText('Exact figure').click();
   await expect(panel.getByText('not an average of the sentence scores', { exact: false })).toBeVisible();
   const items = panel.getByTestId('flagged-sentences').getByRole('button');
   await expect(items).toHaveCount(2);

@@ -141,9 +141,9 @@ test('sources: distinct highlights, a card, links that open safely, and one expo
 
   const [download] = await Promise.all([panel.waitForEvent('download'), panel.getByRole('button', { name: 'Export JSON' }).click()]);
   const report = JSON.parse(readFileSync((await download.path())!, 'utf8'));
-  const flaggedInPanel = await panel.getByTestId('flagged-sentences').getByRole('button').allInnerTexts();
+  const flaggedInPanel = await panel.getByTestId('flagged-sentences').locator('.sentence').allInnerTexts();
   expect(report.offsets).toBe('unicode-code-points');
-  expect(report.ai.flagged.map((item: { text: string }) => item.text)).toEqual(flaggedInPanel.map((text) => text.replace(/^\d\.\d\d/, '').trim()));
+  expect(report.ai.flagged.map((item: { text: string }) => item.text)).toEqual(flaggedInPanel);
   for (const item of report.ai.flagged) expect([...report.ai.text].slice(item.start, item.end).join('')).toBe(item.text);
   expect(report.sources.matches).toEqual([
     expect.objectContaining({ sentence: copied, link: 'https://encyclopedia.example.org/photosynthesis', start: 32, end: 32 + copied.length }),

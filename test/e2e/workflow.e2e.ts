@@ -53,10 +53,10 @@ test('the side panel rewrites with another model and remembers it', async ({ pag
   await stack.run(page, 'humanizer');
   await waitForToast(page, /rewrite is ready/);
   const panel = await stack.openSidePanel(page);
-  await expect(panel.getByText('Model cognia.', { exact: false })).toBeVisible();
-  await panel.getByLabel('Model').selectOption('lexi');
+  await expect(panel.getByTestId('model-used')).toContainText('Rewritten by Cognia');
+  await panel.getByLabel('Model').selectOption('lexi'); // by value
   await panel.getByRole('button', { name: 'Rewrite again' }).click();
-  await expect(panel.getByText('Model lexi.', { exact: false })).toBeVisible();
+  await expect(panel.getByTestId('model-used')).toContainText('Rewritten by Lexi');
   const settings = await stack.serviceWorker.evaluate(async () => (await (globalThis as any).chrome.storage.local.get('settings')).settings);
   expect(settings.defaultModel).toBe('lexi');
   await panel.close();

@@ -66,6 +66,8 @@ export default defineContentScript({
           return Promise.resolve({ ok: session.reveal(command.product, command.index) });
         case 'apply':
           return session.apply(command.index, command.replacement, command.deadline).then((outcome) => ({ ok: outcome === 'applied', outcome, strategy: session!.lastStrategy }));
+        case 'undo':
+          return session.undo(command.index).then((outcome) => ({ ok: outcome === 'applied', outcome }));
         case 'apply-all':
           return session.applyAll(command.items, command.deadline).then((outcomes) => ({ ok: true, outcomes }));
         case 'check-page':

@@ -74,6 +74,11 @@ export class PageSession {
   #applying = false;
   /** How the last applied suggestion went in (reported to the panel). */
   lastStrategy: string | undefined;
+  /**
+   * Accepted suggestions that Undo can still take back: where the accepted text is now and
+   * the original it replaced. A span an edit touches is dropped (it was edited since).
+   */
+  #accepted = new Map<number, { span: Span; original: string }>();
 
   async run(product: ProductName): Promise<void> {
     const settings = await getSettings();
@@ -285,6 +290,7 @@ export class PageSession {
         const countBefore = tracked.spans.length;
         const editedBefore = tracked.edited === true;
         tracked.spans = remapSpans(tracked.text, text, tracked.spans, edit);
+        if (tracked.product === 'humanizer') this.#remapAccepted(tracked.text, text, edit);
         tracked.text = text;
         tracked.edited = true;
         const count = tracked.spans.length;
@@ -565,7 +571,39 @@ export class PageSession {
     if (!tracked) return 'no-rewrite';
     const span = tracked.spans.find((candidate) => candidate.index === index);
     if (!span) return 'withdrawn';
-    return this.#applyRange(tracked, span.start, span.end, replacement, limits);
+    const original = tracked.text.slice(span.start, span.end);
+    const outcome = await this.#applyRange(tracked, span.start, span.end, replacement, limits);
+    if (outcome === 'applied') this.#rememberAccepted(index, span.start, replacement.length, original);
+    return outcome;
+  }
+
+  #rememberAccepted(index: number, start: number, length: number, original: string): void {
+    this.#accepted.set(index, { span: { start, end: start + length }, original });
+  }
+
+  #remapAccepted(before: string, after: string, edit: ReturnType<typeof diffText>): void {
+    const entries = [...this.#accepted].map(([index, entry]) => ({ ...entry.span, index, original: entry.original })).sort((a, b) => a.start - b.start);
+    this.#accepted = new Map(remapSpans(before, after, entries, edit).map(({ index, start, end, original }) => [index, { span: { start, end }, original }]));
+  }
+
+  /**
+   * From the side panel: put an accepted suggestion's original back, through the same verified
+   * path, if the accepted text is still as it was accepted. The suggestion can then be accepted again.
+   */
+  async undo(index: number): Promise<ApplyOutcome> {
+    this.#resync();
+    const tracked = this.#tracked.get('humanizer');
+    if (!tracked) return 'no-rewrite';
+    const accepted = this.#accepted.get(index);
+    if (!accepted) return 'withdrawn';
+    const outcome = await this.#applyRange(tracked, accepted.span.start, accepted.span.end, accepted.original, APPLY_LIMITS);
+    if (outcome === 'applied') {
+      this.#accepted.delete(index);
+      const start = accepted.span.start;
+      tracked.spans = [...tracked.spans, { index, start, end: start + accepted.original.length }].sort((a, b) => a.start - b.start);
+      this.#noticeLive();
+    }
+    return outcome;
   }
 
   async #applyRange(tracked: Tracked, start: number, end: number, replacement: string, limits: ApplyLimits): Promise<ApplyOutcome> {
@@ -616,8 +654,14 @@ export class PageSession {
         const next = found[position + 1];
         if (next) combined += text.slice(item.span.end, next.span.start);
       });
+      const originals = found.map((item) => text.slice(item.span.start, item.span.end));
       const outcome = await this.#applyRange(tracked, found[0]!.span.start, found.at(-1)!.span.end, combined, limits);
-      for (const item of found) outcomes[item.index] = outcome;
+      let shift = 0;
+      found.forEach((item, position) => {
+        outcomes[item.index] = outcome;
+        if (outcome === 'applied') this.#rememberAccepted(item.index, item.span.start + shift, item.replacement.length, originals[position]!);
+        shift += item.replacement.length - (item.span.end - item.span.start);
+      });
     } else {
       for (const item of [...found].reverse()) {
         outcomes[item.index] = await this.apply(item.index, item.replacement, deadline);
@@ -631,6 +675,7 @@ export class PageSession {
   #untrack(product: ProductName): void {
     const tracked = this.#tracked.get(product);
     if (!tracked) return;
+    if (product === 'humanizer') this.#accepted.clear();
     tracked.unobserve();
     tracked.live.dispose();
     tracked.highlighter?.clear();
