@@ -1,9 +1,10 @@
 import type { BffDetectResponse } from '@redline/shared';
 import { compareDetections, type ScoredSentence } from '../lib/compare.ts';
-import type { TabCheck } from '../lib/tab-state.ts';
+import type { TabCheck, TabState } from '../lib/tab-state.ts';
 import { documentVerdict, roundedShare } from '../lib/verdict.ts';
 import { send } from './commands.ts';
 import { Status } from './Status.tsx';
+import { usePanelFocus } from './usePanelFocus.ts';
 import { BandChip, BandLegend, ScoreText, SignalsNote } from './Verdict.tsx';
 
 const inWords = (share: number) => `${documentVerdict(share).label} (${roundedShare(share)})`;
@@ -49,11 +50,13 @@ function Comparison({ before, after }: { before: TabCheck; after: TabCheck }) {
   );
 }
 
-export function Detection({ tabId, check, previous }: { tabId: number; check: TabCheck; previous?: TabCheck }) {
+export function Detection({ tabId, check, previous, focus }: { tabId: number; check: TabCheck; previous?: TabCheck; focus?: TabState['focus'] }) {
+  usePanelFocus(focus, 'detector');
   const response = check.response as BffDetectResponse | undefined;
   const details = response?.result.data.details;
   const flagged = (details?.chunks ?? []).map((chunk, index) => ({ chunk, index })).filter(({ chunk }) => chunk.type === 'AI');
   const live = check.live && new Set(check.live);
+  const ignored = new Set(check.ignored ?? []);
   const share = details?.ai_percentage;
   return (
     <section aria-labelledby="ai-heading">
@@ -96,11 +99,15 @@ export function Detection({ tabId, check, previous }: { tabId: number; check: Ta
           )}
           <ol class="items" data-testid="flagged-sentences">
             {flagged.map(({ chunk, index }) => (
-              <li key={index} class={live && !live.has(index) ? 'stale' : undefined}>
+              <li key={index} class={live && !live.has(index) ? 'stale' : undefined} data-product="detector" data-index={index} data-ignored={ignored.has(index) || undefined}>
                 <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'detector', index }, check.frameId)} title="Show in the page">
                   <BandChip score={chunk.score} ai /> <ScoreText score={chunk.score} />
                   <span class="sentence">{chunk.text}</span>
-                  {live && !live.has(index) && <span class="muted"> (changed since the check)</span>}
+                  {ignored.has(index) ? (
+                    <span class="muted"> (ignored on this page)</span>
+                  ) : (
+                    live && !live.has(index) && <span class="muted"> (changed since the check)</span>
+                  )}
                 </button>
               </li>
             ))}

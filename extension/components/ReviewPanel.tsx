@@ -70,8 +70,8 @@ export function ReviewPanel() {
         </p>
       ) : (
         <>
-          {checks.detector && <Detection tabId={tabId} check={checks.detector} previous={state.previous?.detector} />}
-          {checks.plagiarism && <Sources tabId={tabId} check={checks.plagiarism} />}
+          {checks.detector && <Detection tabId={tabId} check={checks.detector} previous={state.previous?.detector} focus={state.focus} />}
+          {checks.plagiarism && <Sources tabId={tabId} check={checks.plagiarism} focus={state.focus} />}
           {checks.humanizer && (
             <section aria-labelledby="rewrite-heading">
               <h2 id="rewrite-heading">Rewrite</h2>

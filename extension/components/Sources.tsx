@@ -1,13 +1,15 @@
 import type { BffPlagiarismResponse } from '@redline/shared';
 import { shareWithoutCited, sourcePages } from '../lib/sources.ts';
-import { setCited, type TabCheck } from '../lib/tab-state.ts';
+import { setCited, type TabCheck, type TabState } from '../lib/tab-state.ts';
 import { roundedShare } from '../lib/verdict.ts';
 import { send } from './commands.ts';
 import { Status } from './Status.tsx';
+import { usePanelFocus } from './usePanelFocus.ts';
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 
-export function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
+export function Sources({ tabId, check, focus }: { tabId: number; check: TabCheck; focus?: TabState['focus'] }) {
+  usePanelFocus(focus, 'plagiarism');
   const response = check.response as BffPlagiarismResponse | undefined;
   const result = response?.result.result;
   const pages = response ? sourcePages(check.text, response) : [];
@@ -56,7 +58,7 @@ export function Sources({ tabId, check }: { tabId: number; check: TabCheck }) {
                 </p>
                 <ol class="items">
                   {page.matches.map((match) => (
-                    <li key={match.index} class={live && !live.has(match.index) ? 'source stale' : 'source'} data-cited={cited.has(match.index) || undefined} data-testid="source-match">
+                    <li key={match.index} class={live && !live.has(match.index) ? 'source stale' : 'source'} data-cited={cited.has(match.index) || undefined} data-testid="source-match" data-product="plagiarism" data-index={match.index}>
                       <button type="button" class="item" onClick={() => void send(tabId, { type: 'reveal', product: 'plagiarism', index: match.index }, check.frameId)} title="Show in the page">
                         {match.sentence}
                       </button>

@@ -180,6 +180,9 @@ test('Ignore: the highlight goes, the count follows, and the choice is remembere
   expect(await highlightedTexts(page)).toEqual([AI_SENTENCES[1]]);
   const ignoredIndex = (await tabState(stack, page)).checks.detector.ignored;
   expect(ignoredIndex).toHaveLength(1);
+  const panel = await stack.openSidePanel(page);
+  await expect(panel.locator(`[data-product="detector"][data-index="${ignoredIndex[0]}"]`)).toContainText('(ignored on this page)');
+  await panel.close();
 
   // Undo brings it back; ignoring again sticks.
   await page.locator('redline-toast').getByRole('button', { name: 'Undo' }).click();
@@ -210,6 +213,13 @@ test('Show in panel asks the side panel for that item', async ({ page, stack }) 
   const index = (await tabState(stack, page)).checks.detector.response.result.data.details.chunks.findIndex((chunk: { text: string }) => chunk.text === AI_SENTENCES[1]);
   await page.locator('redline-card').getByRole('button', { name: 'Show in panel' }).click();
   await expect.poll(async () => (await tabState(stack, page)).focus).toMatchObject({ product: 'detector', index });
+  // The panel scrolls to that item and puts the focus on it.
+  const panel = await stack.openSidePanel(page);
+  const item = panel.locator(`[data-product="detector"][data-index="${index}"]`);
+  await expect(item).toHaveClass(/focused/);
+  await expect(item.locator('button')).toBeFocused();
+  await expect(item).toContainText(AI_SENTENCES[1]!);
+  await panel.close();
 });
 
 test('keyboard: the caret opens the card, Alt+Enter goes into it, Tab goes round, Escape returns to the text', async ({ page, stack }) => {
