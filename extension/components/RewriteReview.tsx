@@ -76,7 +76,11 @@ export function undoText(editor: EditorInfo | undefined): string {
   const one = editor.acceptIsOneStep
     ? `Here (${editor.name}), undo (Ctrl/Cmd+Z) in the editor right after an accept brings that sentence back.`
     : `Here (${editor.name}), accepts are not kept in the editor's undo history.`;
-  const all = !editor.acceptIsOneStep ? ' Keep the original from the diff below if you may want it back.' : editor.acceptAll === 'one' ? ' Accept all is one undo step.' : ' After Accept all, undo once per accepted suggestion.';
+  const all = !editor.acceptIsOneStep ? ' Keep the original from the diff below if you may want it back.' : editor.acceptAll === 'one'
+      ? ' Accept all is one undo step.'
+      : editor.acceptAll === 'grouped'
+        ? ' Accept all is usually one undo step (this editor groups quick edits); if the original does not come back, undo again.'
+        : ' After Accept all, undo once per accepted suggestion.';
   return `Accepted text is written into the editor and read back before it is marked accepted. ${one}${all}`;
 }
 

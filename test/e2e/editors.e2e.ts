@@ -86,7 +86,9 @@ async function expectUndoAsTheNoteSays(page: Page, frame: Frame, editor: Pick<Ed
     if (restored) break;
   }
   expect(await modelText(page)).toBe(before);
-  expect(note).toContain(steps === 1 ? 'Accept all is one undo step' : 'undo once per accepted suggestion');
+  // An editor that groups quick edits (Quill) takes one step when the edits were quick, more on a busy machine; the note says so.
+  if (note.includes('usually one undo step')) expect(steps).toBeLessThanOrEqual(2);
+  else expect(note).toContain(steps === 1 ? 'Accept all is one undo step' : 'undo once per accepted suggestion');
 }
 
 for (const editor of EDITORS) {

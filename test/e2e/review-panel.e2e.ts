@@ -285,6 +285,19 @@ test('item 8: no serious or critical accessibility violations in the side panel 
   await popup.emulateMedia({ colorScheme: 'dark' });
   expect(await seriousViolations(popup)).toEqual([]);
   await popup.close();
+
+  // The options page, with its Advanced settings open.
+  const options = await stack.context.newPage();
+  await options.goto(`chrome-extension://${stack.extensionId}/options.html`);
+  const advanced = options.locator('summary', { hasText: 'Advanced' });
+  await expect(advanced).toBeVisible();
+  expect(await seriousViolations(options)).toEqual([]);
+  await advanced.click();
+  await expect(options.getByRole('button', { name: 'Test connection' })).toBeVisible();
+  expect(await seriousViolations(options)).toEqual([]);
+  await options.emulateMedia({ colorScheme: 'dark' });
+  expect(await seriousViolations(options)).toEqual([]);
+  await options.close();
 });
 
 test('item 8: a whole review by keyboard: check, move through the suggestions, accept one, undo it', async ({ page, stack }) => {

@@ -27,8 +27,12 @@ export interface EditorFamily {
 export interface UndoBehaviour {
   /** One accept is one undo step in the editor. */
   acceptIsOneStep: boolean;
-  /** Accept all: one undo step for all, or one per suggestion. */
-  acceptAll: 'one' | 'each';
+  /**
+   * Accept all: one undo step for all, one per suggestion, or `grouped`: the editor merges edits
+   * made close together in time (Quill: within a second), so usually one step, but more when
+   * the edits were slow (a busy page).
+   */
+  acceptAll: 'one' | 'grouped' | 'each';
 }
 
 const inside = (selector: string) => (root: HTMLElement) => root.matches(selector) || root.closest(selector) !== null;
@@ -46,7 +50,7 @@ export const FAMILIES: EditorFamily[] = [
   { name: 'CKEditor 5', matches: inside('.ck-editor__editable'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
-  { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'one' } },
+  { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'grouped' } },
   { name: 'CodeMirror', matches: inside('.cm-content'), capture: { lines: true }, strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   // TinyMCE keeps its own undo levels and records none for an edit through the browser's input
   // pipeline (measured): through its API (an undo transaction in the page's world) an accept is
