@@ -82,8 +82,7 @@ export function Detection({ tabId, check, previous, focus }: { tabId: number; ch
           {previous?.status === 'done' && check.status === 'done' && <Comparison before={previous} after={check} />}
           {!details.chunks?.length ? (
             <p data-testid="no-sentence-labels">
-              This detector version gives no per-sentence labels: the figure is for the whole text, and nothing is highlighted. Version v3 (options) labels
-              each sentence.
+              This result has no per-sentence labels: the figure is for the whole text, and nothing is highlighted.
             </p>
           ) : (
             <>

@@ -4,7 +4,6 @@ import type { DetectorVersion, HumanizerModel } from '@redline/shared';
 export interface Settings {
   /** The BFF's base URL, e.g. http://127.0.0.1:8787. */
   bffUrl: string;
-  defaultVersion: DetectorVersion;
   defaultModel: HumanizerModel;
   /** Ask before sending a text longer than this many words. */
   confirmAboveWords: number;
@@ -16,7 +15,6 @@ export interface Settings {
 
 export const DEFAULT_SETTINGS: Settings = {
   bffUrl: 'http://127.0.0.1:8787',
-  defaultVersion: 'v3',
   defaultModel: 'cognia',
   confirmAboveWords: 2000,
   disabledSites: [],
@@ -28,10 +26,14 @@ export const settingsItem = storage.defineItem<Settings>('local:settings', { fal
 /** A member token pasted under Advanced on the options page (signing in is the usual way: lib/account.ts). */
 export const tokenItem = storage.defineItem<string>('local:memberToken', { fallback: '' });
 
+/**
+ * The detector version every check asks for: v3 is the only one whose answer (sentence labels)
+ * is documented, and the one highlighting reads. Not a setting, so no choice can break highlighting.
+ */
+export const DETECTOR_VERSION: DetectorVersion = 'v3';
+
 export async function getSettings(): Promise<Settings> {
-  // v3 is the only detector version whose answer is documented, and the one highlighting
-  // reads: a version stored by an older options page is not used.
-  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()), defaultVersion: 'v3' };
+  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()) };
 }
 
 export async function updateSettings(patch: Partial<Settings>): Promise<Settings> {

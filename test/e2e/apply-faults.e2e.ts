@@ -19,7 +19,7 @@ async function openAndHumanize(page: Page, stack: Stack, name: string, root: str
   await page.goto(`${stack.pagesUrl}/${name}.html`);
   await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
   await page.locator(root).click();
-  await stack.configure({ defaultModel: 'cognia', defaultVersion: 'v3' });
+  await stack.configure({ defaultModel: 'cognia' });
   await stack.run(page, 'humanizer');
   await waitForToast(page, /rewrite is ready: 2 suggestions/);
   return stack.openSidePanel(page);

@@ -57,7 +57,7 @@ async function open(page: Page, stack: Stack, editor: EditorCase): Promise<Frame
 }
 
 async function humanize(page: Page, frame: Frame, stack: Stack): Promise<Page> {
-  await stack.configure({ defaultModel: 'cognia', defaultVersion: 'v3' });
+  await stack.configure({ defaultModel: 'cognia' });
   await stack.run(page, 'humanizer');
   await expect.poll(() => frameToast(frame)).toMatch(/rewrite is ready: 2 suggestions/);
   return stack.openSidePanel(page);
@@ -96,7 +96,6 @@ for (const editor of EDITORS) {
     test('captures the text canonically, highlights exactly the AI sentences, and the count follows an edit', async ({ page, stack }) => {
       const frame = await open(page, stack, editor);
       const before = await modelText(page);
-      await stack.configure({ defaultVersion: 'v3' });
       await stack.run(page, 'detector');
       await expect.poll(() => frameToast(frame)).toMatch(/2 sentences labelled AI/);
       expect(await frameHighlights(frame)).toEqual(AI_SENTENCES);
@@ -216,7 +215,6 @@ test('an editor that ignores every synthetic edit: the panel never says Accepted
 
 test('the same content is captured as the same text in a textarea and in a contenteditable', async ({ page, stack }) => {
   await page.goto(`${stack.pagesUrl}/plain.html`);
-  await stack.configure({ defaultVersion: 'v3' });
   const texts: string[] = [];
   for (const selector of ['#field', '#editor']) {
     await page.locator(selector).click();
@@ -232,7 +230,6 @@ test('the same content is captured as the same text in a textarea and in a conte
 
 test('an editor in an open shadow root is checked; one in a closed shadow root gets a message, not silence', async ({ page, stack }) => {
   await page.goto(`${stack.pagesUrl}/shadow.html`);
-  await stack.configure({ defaultVersion: 'v3' });
   await page.locator('#open .editor').click();
   await stack.run(page, 'detector');
   await waitForToast(page, /2 sentences labelled AI/);

@@ -19,7 +19,7 @@ test('a textarea with runs of blank lines is captured canonically, highlighted a
   const field = page.locator('#field');
   await field.evaluate((element: HTMLTextAreaElement, value) => (element.value = value), VALUE);
   await field.click();
-  await stack.configure({ defaultVersion: 'v3', defaultModel: 'cognia' });
+  await stack.configure({ defaultModel: 'cognia' });
   await stack.run(page, 'detector');
   await waitForToast(page, /2 sentences labelled AI/);
   const tabId = await stack.tabIdOf(page);

@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { countWords } from '@redline/shared/text';
 import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
 import { formatScore } from '../format.ts';
-import { getSettings, isSiteDisabled, type Settings } from '../settings.ts';
+import { DETECTOR_VERSION, getSettings, isSiteDisabled, type Settings } from '../settings.ts';
 import { askPage } from '../page/bridge.ts';
 import { SIGNALS_NOT_PROOF, bandRange, documentVerdict, roundedShare, scoreBand } from '../verdict.ts';
 import { APPLY_LIMITS, applyVerified, selectText, type ApplyLimits } from './apply.ts';
@@ -152,7 +152,7 @@ export class PageSession {
   }
 
   async #send(product: ProductName, target: Target, text: string, words: number, settings: Settings): Promise<void> {
-    const variant = product === 'detector' ? settings.defaultVersion : product === 'humanizer' ? settings.defaultModel : '';
+    const variant = product === 'detector' ? DETECTOR_VERSION : product === 'humanizer' ? settings.defaultModel : '';
     const fingerprint = `${product}\n${variant}\n${text}`;
     const operationId = this.#operationIds.get(fingerprint) ?? crypto.randomUUID();
     this.#operationIds.set(fingerprint, operationId);
@@ -165,7 +165,7 @@ export class PageSession {
       operationId,
       text,
       words,
-      ...(product === 'detector' ? { version: settings.defaultVersion } : {}),
+      ...(product === 'detector' ? { version: DETECTOR_VERSION } : {}),
       ...(product === 'humanizer' ? { model: settings.defaultModel } : {}),
       editor: { name: target.family.name, ...undoOf(target) },
       ...(target.kind === 'page' ? { scope: 'page' as const, title: (target as PageTarget).title.slice(0, 300) } : {}),
@@ -224,7 +224,7 @@ export class PageSession {
     const ignored = tracked.ignored.length ? ` · ${tracked.ignored.length} ignored on this page` : '';
     if (!details.chunks?.length) {
       this.#toast.show(verdict, {
-        detail: `${checked}Nothing is highlighted: this detector version gives no per-sentence labels, only the share labelled AI in the whole text (v3 labels each sentence).`,
+        detail: `${checked}Nothing is highlighted: this result has no per-sentence labels, only the share labelled AI in the whole text.`,
         note: SIGNALS_NOT_PROOF,
         actions: [review, this.#dismiss()],
         topic: 'detector',
