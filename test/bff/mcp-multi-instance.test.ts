@@ -75,7 +75,7 @@ it('a grant made on one instance is used, refreshed and revoked on the other', a
   const page = await (await fetch(authorize)).text();
   const request = /name="request" value="([^"]+)"/.exec(page)![1]!;
   // The consent form is posted through the other instance, as a load balancer may route it.
-  const consent = await form(`${b.url}/oauth/consent`, { request, member_token: token, decision: 'approve' }, { origin: PUBLIC_URL });
+  const consent = await form(`${b.url}/oauth/consent`, { request, credential: token, decision: 'approve' }, { origin: PUBLIC_URL });
   expect(consent.status).toBe(302);
   const code = new URL(consent.headers.get('location')!).searchParams.get('code')!;
 

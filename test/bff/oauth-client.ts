@@ -97,7 +97,7 @@ export async function approveWithoutBrowser(authorizationUrl: URL, memberToken: 
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: authorizationUrl.origin },
-    body: new URLSearchParams({ request, member_token: memberToken, decision }),
+    body: new URLSearchParams({ request, credential: memberToken, decision }),
   });
   return { page, status: response.status, location: locationOf(response), answer: await response.text() };
 }

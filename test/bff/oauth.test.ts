@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
+import { createExtensionLink } from '../../bff/src/auth/extension-link.ts';
+import { authenticate } from '../../bff/src/members.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { connectMcp, newToolKey } from './mcp-client.ts';
 import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
@@ -134,10 +136,37 @@ describe('authorization', () => {
     const start = await client.start();
     const wrong = await approveWithoutBrowser(start.authorizationUrl, `rl_${'B'.repeat(43)}`);
     expect(wrong.status).toBe(401);
-    expect(wrong.answer).toMatch(/unknown or revoked/);
+    expect(wrong.answer).toMatch(/unknown, revoked/);
     const denied = await approveWithoutBrowser(start.authorizationUrl, h.token, 'deny');
     expect(denied.status).toBe(302);
     expect(Object.fromEntries(denied.location!.searchParams)).toMatchObject({ error: 'access_denied', state: start.state });
+  });
+
+  it('a one-time sign-in link (or its bare code) approves once, as its member', async () => {
+    const token = await h.addMember('link-user');
+    const member = (await authenticate(h.bff.ledger, token))!;
+    const newLink = async () => createExtensionLink(await h.bff.ledger.consoleStore(), member.id, member.id, h.bff.url, Date.now());
+    const link = await newLink();
+
+    const start = await client.start();
+    const approved = await approveWithoutBrowser(start.authorizationUrl, link.url);
+    expect(approved.status).toBe(302);
+    const tokens = await client.exchange(approved.location!, start);
+    const mcp = await connectMcp(h.bff.url, tokens.access_token);
+    const result = await mcp.callTool({ name: 'detect_ai_text', arguments: { text: MIXED_TEXT, idempotency_key: newToolKey() } });
+    await mcp.close();
+    expect(result.isError).toBeFalsy();
+    const usage = await h.call('/v1/usage', undefined, { token, method: 'GET' });
+    expect(usage.body).toMatchObject({ member: { name: 'link-user' } });
+    expect(usage.body.products.detector.wordsCharged).toBeGreaterThan(0);
+
+    const again = await approveWithoutBrowser((await client.start()).authorizationUrl, link.code);
+    expect(again.status).toBe(401);
+    expect(again.answer).toMatch(/already used/);
+
+    const bare = await approveWithoutBrowser((await client.start()).authorizationUrl, (await newLink()).code);
+    expect(bare.status).toBe(302);
+    expect(bare.location!.searchParams.get('code')).toBeTruthy();
   });
 
   it('a consent form from another origin is refused', async () => {
@@ -148,7 +177,7 @@ describe('authorization', () => {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' },
-      body: new URLSearchParams({ request, member_token: h.token, decision: 'approve' }),
+      body: new URLSearchParams({ request, credential: h.token, decision: 'approve' }),
     });
     expect(response.status).toBe(403);
   });

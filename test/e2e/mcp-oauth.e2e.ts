@@ -145,10 +145,10 @@ test('a hosted MCP client signs in with OAuth 2.1 + PKCE, calls a tool, refreshe
   await page.goto(authorizationUrl.href);
   await expect(page.locator('#client-name')).toHaveText('E2E Assistant');
   await expect(page.locator('#redirect-host')).toHaveText(`127.0.0.1:${callbackPort}`);
-  await page.locator('#member-token').fill(`rl_${'Z'.repeat(43)}`);
+  await page.locator('#credential').fill(`rl_${'Z'.repeat(43)}`);
   await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByRole('alert')).toContainText('unknown or revoked');
-  await page.locator('#member-token').fill(memberToken);
+  await expect(page.getByRole('alert')).toContainText('unknown, revoked');
+  await page.locator('#credential').fill(memberToken);
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.locator('#done')).toHaveText(/Signed in/);
   expect(callbacks).toHaveLength(1);

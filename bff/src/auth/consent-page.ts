@@ -16,7 +16,7 @@ export interface ConsentView {
 
 /**
  * The page where a member approves an MCP client: the client's name and where it will be
- * sent back to, a member token to sign in with, Approve and Deny. It cannot be framed, and
+ * sent back to, a member token or a one-time sign-in link to sign in with, Approve and Deny. It cannot be framed, and
  * the form may post only here and redirect only to the client.
  */
 export function renderConsentPage(res: Response, view: ConsentView, status = 200): void {
@@ -45,6 +45,7 @@ export function renderConsentPage(res: Response, view: ConsentView, status = 200
   label { display: block; margin: 1.25rem 0 .25rem; font-weight: 600; }
   input { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; }
   .error { color: #b00020; }
+  .hint { color: #555; font-size: .9rem; margin: .35rem 0 0; }
   .actions { display: flex; gap: .75rem; margin-top: 1.25rem; }
   button { font: inherit; padding: .5rem 1.25rem; cursor: pointer; }
   button[value=approve] { background: #1d4ed8; color: white; border: 0; border-radius: 4px; }
@@ -56,8 +57,9 @@ export function renderConsentPage(res: Response, view: ConsentView, status = 200
 <p>Only approve if you started this sign-in yourself. You can revoke it at any time from the application, and your administrator can revoke your access.</p>
 <form method="post" action="${CONSENT_PATH}">
   <input type="hidden" name="request" value="${escapeHtml(view.request)}">
-  <label for="member-token">Your member token</label>
-  <input id="member-token" name="member_token" type="password" autocomplete="current-password" placeholder="rl_…" spellcheck="false">
+  <label for="credential">Your member token, or a one-time sign-in link</label>
+  <input id="credential" name="credential" type="password" autocomplete="current-password" placeholder="rl_… or https://…/connect#code=…" spellcheck="false" aria-describedby="credential-hint">
+  <p class="hint" id="credential-hint">No token? In the team console, <em>My usage</em> makes a sign-in link for you (or ask your administrator for one). A link works once.</p>
   ${view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : ''}
   <div class="actions">
     <button type="submit" name="decision" value="approve">Approve</button>

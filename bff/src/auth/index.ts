@@ -4,7 +4,8 @@ import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/se
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logging.ts';
 import { authenticate } from '../members.ts';
-import type { Ledger } from '../storage/ledger.ts';
+import { hashSecret } from '../console/sessions.ts';
+import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
 import { requireCaller } from './bearer.ts';
 import { extensionLinkRouter } from './extension-link.ts';
@@ -89,7 +90,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
         }),
       );
       router.post(CONSENT_PATH, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
-        await answerConsent(req, res, { provider, signer, issuer, store, ledger });
+        await answerConsent(req, res, { provider, signer, issuer, store, ledger, now });
       });
     } catch (error) {
       logger.warn({ reason: (error as Error).message }, 'OAuth sign-in is off: set BFF_PUBLIC_URL to the https address clients use');
@@ -160,10 +161,11 @@ interface ConsentDeps {
   issuer: URL;
   store: () => Promise<OAuthStore>;
   ledger: Ledger;
+  now: () => number;
 }
 
 /** The member's decision on the consent page: a code (or access_denied) back to the client. */
-async function answerConsent(req: Request, res: express.Response, { provider, signer, issuer, store, ledger }: ConsentDeps): Promise<void> {
+async function answerConsent(req: Request, res: express.Response, { provider, signer, issuer, store, ledger, now }: ConsentDeps): Promise<void> {
   const origin = req.get('origin');
   if (origin !== undefined && origin !== issuer.origin) {
     return void res.status(403).type('text/plain').send('This form can only be sent from the Redline sign-in page.');
@@ -183,13 +185,46 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
     back.searchParams.set('error_description', 'The member declined the sign-in.');
     return void res.redirect(302, back.href);
   }
-  const token = typeof body.member_token === 'string' ? body.member_token.trim() : '';
-  const member = token ? await authenticate(ledger, token) : undefined;
+  const credential = typeof body.credential === 'string' ? body.credential.trim() : '';
+  const member = credential ? await memberOfCredential(ledger, credential, req, String(client.client_name ?? client.client_id), now()) : undefined;
   if (!member) {
-    const error = token ? 'That member token is unknown or revoked. Check it, or ask your administrator for a new one.' : 'Enter your member token to approve.';
+    const error = credential
+      ? 'That member token or sign-in link is unknown, revoked, expired or already used. Check it, or make a new link in the console (My usage) or ask your administrator.'
+      : 'Enter your member token or a sign-in link to approve.';
     return renderConsentPage(res, { client, redirectUri: request.redirectUri, request: requestValue, error }, 401);
   }
   const code = await provider.issueCode(request, member.id);
   back.searchParams.set('code', code);
   res.redirect(302, back.href);
+}
+
+/**
+ * The member behind what was typed on the consent page: a member token, or a one-time sign-in
+ * link (or its bare code) made in the console. A link is used up here, and its use, granted or
+ * refused, goes to the audit log as the extension's does.
+ */
+async function memberOfCredential(ledger: Ledger, credential: string, req: Request, clientName: string, now: number): Promise<MemberRecord | undefined> {
+  if (credential.startsWith('rl_')) return authenticate(ledger, credential);
+  const code = signInCodeOf(credential);
+  const store = await ledger.consoleStore();
+  const link = code ? await store.consumeLink(hashSecret(code), now, 'extension') : undefined;
+  const member = link && (await store.member(link.memberId));
+  const active = member && !member.revokedAt ? member : undefined;
+  await store.audit({
+    at: now,
+    actorId: active?.id ?? null,
+    actorName: active?.name ?? null,
+    action: active ? 'assistant_signed_in' : 'sign_in_refused',
+    target: active?.id ?? null,
+    detail: active ? { method: 'link', client: clientName } : { method: 'consent_link' },
+    address: req.socket.remoteAddress ?? '',
+  });
+  return active;
+}
+
+/** The code of a sign-in link (`…/connect#code=…`), or the credential itself when it is a bare code. */
+export function signInCodeOf(credential: string): string | undefined {
+  const fragment = /#(?:.*&)?code=([A-Za-z0-9_-]+)/.exec(credential);
+  if (fragment) return fragment[1];
+  return /^[A-Za-z0-9_-]{20,200}$/.test(credential) ? credential : undefined;
 }
