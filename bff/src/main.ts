@@ -24,7 +24,8 @@ function offlineSourcesNote(folder: string | undefined): string {
 to a folder of .txt/.md files to check against your own sources; nothing else is searched.`;
   }
   return `Offline source check: searches the .txt/.md files in ${path.resolve(folder)}
-(indexed at start), and nothing else: no web, no other folders.`;
+(indexed once, in the background; a restart reads the saved index unless a file changed),
+and nothing else: no web, no other folders.`;
 }
 
 const firstRun = await ensureFirstMember(bff.ledger, config.dataDir);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { BffConfig } from './config.ts';
@@ -8,7 +9,7 @@ import { createMemberAuthenticator } from './member-cache.ts';
 import type { Product } from '@redline/shared';
 import { createLogger, describeError, type Logger } from './logging.ts';
 import { createMetrics } from './metrics.ts';
-import { OfflineForwarder, loadSourceFolder } from './offline/offline-forwarder.ts';
+import { OfflineForwarder } from './offline/offline-forwarder.ts';
 import { OperationEngine } from './operations/engine.ts';
 import type { Ledger } from './storage/ledger.ts';
 import { openLedger } from './storage/open.ts';
@@ -47,7 +48,8 @@ function createForwarder(
   if (config.upstream && keyring) return new HttpForwarder({ baseUrl: config.upstream.baseUrl, keys: keyring, retry: config.retry, ...deps });
   return new OfflineForwarder({
     logger: deps.logger,
-    corpus: config.offlineSourcesDir ? loadSourceFolder(config.offlineSourcesDir) : undefined,
+    sourcesDir: config.offlineSourcesDir,
+    sourceIndexFile: config.offlineSourcesDir ? path.join(config.dataDir, 'source-index.bin') : undefined,
     threads: config.offlineThreads,
   });
 }

@@ -1,11 +1,12 @@
-import { workerData } from 'node:worker_threads';
 import { DetectRequest, HumanizeRequest, PlagiarismRequest, type Product } from '@redline/shared';
-import { BUILT_IN_CORPUS, createPlagiarismChecker, detect, humanize, type SourceDocument } from '@redline/shared/analysis';
+import { BUILT_IN_CORPUS, SourceIndex, createPlagiarismChecker, detect, humanize, type SourceIndexData } from '@redline/shared/analysis';
 
 /** One offline analysis, as a worker thread runs it: plain data in, plain data out. */
 export interface AnalysisTask {
   product: Product;
   body: string;
+  /** The source folder's index (on shared memory), for plagiarism; the built-in sample without it. */
+  sources?: { id: string; data: SourceIndexData };
 }
 
 export type AnalysisResult =
@@ -13,16 +14,20 @@ export type AnalysisResult =
   /** The request is one the upstream would refuse (400), with its message and fields. */
   | { ok: false; detail: string; fields: Record<string, string> };
 
-export interface AnalysisWorkerData {
-  corpus?: readonly SourceDocument[];
-}
+let builtInChecker: ReturnType<typeof createPlagiarismChecker> | undefined;
+/** The checker over the last index a task brought (the same index comes with every task). */
+let folderChecker: { id: string; check: ReturnType<typeof createPlagiarismChecker> } | undefined;
 
-let checkPlagiarism: ReturnType<typeof createPlagiarismChecker> | undefined;
+function plagiarismChecker(sources: AnalysisTask['sources']) {
+  if (!sources) return (builtInChecker ??= createPlagiarismChecker(BUILT_IN_CORPUS));
+  if (folderChecker?.id !== sources.id) folderChecker = { id: sources.id, check: createPlagiarismChecker(new SourceIndex(sources.data)) };
+  return folderChecker.check;
+}
 
 const schemas = { detector: DetectRequest, humanizer: HumanizeRequest, plagiarism: PlagiarismRequest } as const;
 
 /** Answers with the upstream's shapes, or refuses the way the upstream refuses an invalid request. */
-export function analyse({ product, body }: AnalysisTask): AnalysisResult {
+export function analyse({ product, body, sources }: AnalysisTask): AnalysisResult {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -47,8 +52,7 @@ export function analyse({ product, body }: AnalysisTask): AnalysisResult {
     }
     case 'plagiarism': {
       const { text } = parsed.data as PlagiarismRequest;
-      checkPlagiarism ??= createPlagiarismChecker((workerData as AnalysisWorkerData | null)?.corpus ?? BUILT_IN_CORPUS);
-      const { results, plagiarism_score, words_processed } = checkPlagiarism(text);
+      const { results, plagiarism_score, words_processed } = plagiarismChecker(sources)(text);
       return { ok: true, body: { result: { results, plagiarism_score }, words_processed } };
     }
   }

@@ -3,6 +3,9 @@ import { OffsetMap, countWords } from '../text.ts';
 import type { SourceDocument } from './corpus.ts';
 import { splitSentences } from '../sentences.ts';
 
+/** Bumped whenever shingling or the index layout changes, so an index saved by an older version is built again. */
+export const SOURCE_INDEX_VERSION = 1;
+
 /** A sentence whose best similarity reaches this is flagged (`is_plagiarised: true`). */
 export const MATCH_THRESHOLD = 0.6;
 /** A sentence whose best similarity reaches this is reported, flagged or not. */
@@ -156,62 +159,100 @@ class PackedRuns {
   }
 
   /** Fixes the runs: values and run boundaries (run i is values[starts[i]..starts[i+1])). */
-  seal(): { values: Uint32Array; starts: Int32Array } {
-    return { values: this.#values.slice(0, this.#length), starts: Int32Array.from(this.#starts) };
+  seal(allocate: Allocate): Runs {
+    const values = allocate(Uint32Array, this.#length);
+    values.set(this.#values.subarray(0, this.#length));
+    const starts = allocate(Int32Array, this.#starts.length);
+    starts.set(this.#starts);
+    return { values, starts };
   }
 }
 
+/** Runs of values: run i is values[starts[i]..starts[i+1]). */
+export interface Runs {
+  values: Uint32Array;
+  starts: Int32Array;
+}
+
+type TypedArrayOf<T> = T extends new (length: number) => infer A ? A : never;
+/** Makes the index's arrays: plain ones, or on SharedArrayBuffers so that worker threads share one index. */
+export type Allocate = <T extends Uint8ArrayConstructor | Uint32ArrayConstructor | Int32ArrayConstructor>(type: T, length: number) => TypedArrayOf<T>;
+
+export const plainArrays: Allocate = (type, length) => new type(length) as never;
+// The typed-array constructors take a SharedArrayBuffer; TypeScript's lib declares only ArrayBuffer.
+export const sharedArrays: Allocate = (type, length) => new type(new SharedArrayBuffer(length * type.BYTES_PER_ELEMENT) as unknown as ArrayBuffer) as never;
+
+/** Strings packed as UTF-8 bytes and byte offsets: a few buffers instead of many objects, shareable between threads. */
+export interface PackedStrings {
+  bytes: Uint8Array;
+  starts: Int32Array;
+}
+
+function packStrings(strings: readonly string[], allocate: Allocate): PackedStrings {
+  const encoder = new TextEncoder();
+  const encoded = strings.map((value) => encoder.encode(value));
+  const starts = allocate(Int32Array, strings.length + 1);
+  for (let i = 0; i < encoded.length; i++) starts[i + 1] = starts[i]! + encoded[i]!.length;
+  const bytes = allocate(Uint8Array, starts[strings.length]!);
+  for (let i = 0; i < encoded.length; i++) bytes.set(encoded[i]!, starts[i]!);
+  return { bytes, starts };
+}
+
+const decoder = new TextDecoder();
+const stringAt = (packed: PackedStrings, i: number) => decoder.decode(packed.bytes.subarray(packed.starts[i]!, packed.starts[i + 1]!));
+
 /** Inverted lists from content-bigram hash to source sentence numbers, in one open-addressing table. */
-class InvertedLists {
-  readonly #slots: Uint32Array;
-  readonly #starts: Int32Array;
-  readonly #ends: Int32Array;
-  readonly #postings: Int32Array;
+export interface InvertedListsData {
+  slots: Uint32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  postings: Int32Array;
+}
 
-  /** `keys`: each sentence's distinct keys, as runs. */
-  constructor(keys: { values: Uint32Array; starts: Int32Array }) {
-    const total = keys.values.length;
-    let size = 1024;
-    while (size < total * 2) size *= 2;
-    this.#slots = new Uint32Array(size);
-    const counts = new Int32Array(size);
-    for (const key of keys.values) counts[this.#slotOf(key, true)]!++;
-    this.#starts = new Int32Array(size);
-    this.#ends = new Int32Array(size);
-    let offset = 0;
-    for (let slot = 0; slot < size; slot++) {
-      this.#starts[slot] = offset;
-      this.#ends[slot] = offset;
-      offset += counts[slot]!;
+function slotOf(slots: Uint32Array, key: number, insert: boolean): number {
+  const mask = slots.length - 1;
+  let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+  for (;;) {
+    const held = slots[slot]!;
+    if (held === key) return slot;
+    if (held === 0) {
+      if (!insert) return -1;
+      slots[slot] = key;
+      return slot;
     }
-    this.#postings = new Int32Array(total);
-    for (let sentence = 0; sentence + 1 < keys.starts.length; sentence++) {
-      for (let k = keys.starts[sentence]!; k < keys.starts[sentence + 1]!; k++) {
-        this.#postings[this.#ends[this.#slotOf(keys.values[k]!, false)]!++] = sentence;
-      }
+    slot = (slot + 1) & mask;
+  }
+}
+
+/** `keys`: each sentence's distinct keys, as runs. */
+function buildInvertedLists(keys: Runs, allocate: Allocate): InvertedListsData {
+  const total = keys.values.length;
+  let size = 1024;
+  while (size < total * 2) size *= 2;
+  const slots = allocate(Uint32Array, size);
+  const counts = new Int32Array(size);
+  for (const key of keys.values) counts[slotOf(slots, key, true)]!++;
+  const starts = allocate(Int32Array, size);
+  const ends = allocate(Int32Array, size);
+  let offset = 0;
+  for (let slot = 0; slot < size; slot++) {
+    starts[slot] = offset;
+    ends[slot] = offset;
+    offset += counts[slot]!;
+  }
+  const postings = allocate(Int32Array, total);
+  for (let sentence = 0; sentence + 1 < keys.starts.length; sentence++) {
+    for (let k = keys.starts[sentence]!; k < keys.starts[sentence + 1]!; k++) {
+      postings[ends[slotOf(slots, keys.values[k]!, false)]!++] = sentence;
     }
   }
+  return { slots, starts, ends, postings };
+}
 
-  #slotOf(key: number, insert: boolean): number {
-    const mask = this.#slots.length - 1;
-    let slot = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
-    for (;;) {
-      const held = this.#slots[slot]!;
-      if (held === key) return slot;
-      if (held === 0) {
-        if (!insert) return -1;
-        this.#slots[slot] = key;
-        return slot;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  /** The sentence numbers holding `key` (a view, not a copy); empty when none. */
-  postings(key: number): Int32Array {
-    const slot = this.#slotOf(key, false);
-    return slot < 0 ? this.#postings.subarray(0, 0) : this.#postings.subarray(this.#starts[slot]!, this.#ends[slot]!);
-  }
+/** The sentence numbers holding `key` (a view, not a copy); empty when none. */
+function postingsOf(lists: InvertedListsData, key: number): Int32Array {
+  const slot = slotOf(lists.slots, key, false);
+  return slot < 0 ? lists.postings.subarray(0, 0) : lists.postings.subarray(lists.starts[slot]!, lists.ends[slot]!);
 }
 
 /** The CANDIDATES sources sharing the most phrases; ties by corpus order, so answers are deterministic. */
@@ -236,67 +277,100 @@ export interface SourceMatch {
   similarity: number;
 }
 
+/**
+ * An index as plain data: typed arrays only, so it can be written to a file as it is and, on
+ * SharedArrayBuffers, read by every worker thread without a copy.
+ */
+export interface SourceIndexData {
+  documents: number;
+  /** Each source sentence's text. */
+  texts: PackedStrings;
+  /** Each document's link. */
+  links: PackedStrings;
+  /** The document each source sentence comes from. */
+  documentOf: Int32Array;
+  /** Every source sentence's word and word-bigram hashes. */
+  words: Runs;
+  bigrams: Runs;
+  lists: InvertedListsData;
+}
+
 /** Source sentences of a corpus, indexed once for many checks. */
 export class SourceIndex {
-  readonly documents: number;
-  readonly #texts: string[] = [];
-  readonly #links: string[] = [];
-  /** Every source sentence's word and word-bigram hashes, packed (few objects for the GC). */
-  readonly #words: { values: Uint32Array; starts: Int32Array };
-  readonly #bigrams: { values: Uint32Array; starts: Int32Array };
-  readonly #lists: InvertedLists;
+  readonly data: SourceIndexData;
   readonly #shared: Int32Array;
 
-  constructor(corpus: readonly SourceDocument[]) {
-    this.documents = corpus.length;
+  constructor(corpus: readonly SourceDocument[] | SourceIndexData, allocate: Allocate = plainArrays) {
+    this.data = Array.isArray(corpus) ? SourceIndex.#build(corpus as readonly SourceDocument[], allocate) : (corpus as SourceIndexData);
+    this.#shared = new Int32Array(this.sentences);
+  }
+
+  static #build(corpus: readonly SourceDocument[], allocate: Allocate): SourceIndexData {
+    const texts: string[] = [];
+    const documentOf: number[] = [];
     const words = new PackedRuns();
     const bigrams = new PackedRuns();
     const keys = new PackedRuns();
-    for (const document of corpus) {
+    corpus.forEach((document, number) => {
       for (const sentence of splitSentences(document.text)) {
         const shingles = shinglesOf(sentence.text);
-        this.#texts.push(sentence.text);
-        this.#links.push(document.link);
+        texts.push(sentence.text);
+        documentOf.push(number);
         words.push(shingles.words);
         bigrams.push(shingles.bigrams);
         keys.push(shingles.keys);
       }
-    }
-    this.#words = words.seal();
-    this.#bigrams = bigrams.seal();
-    this.#lists = new InvertedLists(keys.seal());
-    this.#shared = new Int32Array(this.#texts.length);
+    });
+    const documentOfArray = allocate(Int32Array, documentOf.length);
+    documentOfArray.set(documentOf);
+    return {
+      documents: corpus.length,
+      texts: packStrings(texts, allocate),
+      links: packStrings(corpus.map((document) => document.link), allocate),
+      documentOf: documentOfArray,
+      words: words.seal(allocate),
+      bigrams: bigrams.seal(allocate),
+      lists: buildInvertedLists(keys.seal(plainArrays), allocate),
+    };
+  }
+
+  get documents(): number {
+    return this.data.documents;
   }
 
   get sentences(): number {
-    return this.#texts.length;
+    return this.data.documentOf.length;
   }
 
   #shinglesOfSource(source: number): Pick<SentenceShingles, 'words' | 'bigrams'> {
-    const run = (packed: { values: Uint32Array; starts: Int32Array }) => packed.values.subarray(packed.starts[source]!, packed.starts[source + 1]!);
-    return { words: run(this.#words), bigrams: run(this.#bigrams) };
+    const run = (packed: Runs) => packed.values.subarray(packed.starts[source]!, packed.starts[source + 1]!);
+    return { words: run(this.data.words), bigrams: run(this.data.bigrams) };
   }
 
   /** The most similar source sentence, or undefined when none shares a content phrase. */
   bestMatch(sentence: string): SourceMatch | undefined {
     const query = shinglesOf(sentence);
     const touched: number[] = [];
+    const shared = this.#shared;
     for (const key of query.keys) {
-      const postings = this.#lists.postings(key);
+      const postings = postingsOf(this.data.lists, key);
       if (postings.length > MAX_POSTINGS) continue;
       for (const source of postings) {
-        if (this.#shared[source]! === 0) touched.push(source);
-        this.#shared[source]!++;
+        if (shared[source]! === 0) touched.push(source);
+        shared[source]!++;
       }
     }
-    const shared = this.#shared;
-    let best: SourceMatch | undefined;
+    let best: { source: number; similarity: number } | undefined;
     for (const source of topCandidates(touched, shared)) {
       const score = similarity(query, this.#shinglesOfSource(source));
-      if (!best || score > best.similarity) best = { sentence: this.#texts[source]!, link: this.#links[source]!, similarity: score };
+      if (!best || score > best.similarity) best = { source, similarity: score };
     }
     for (const source of touched) shared[source] = 0;
-    return best;
+    return best && {
+      sentence: stringAt(this.data.texts, best.source),
+      link: stringAt(this.data.links, this.data.documentOf[best.source]!),
+      similarity: best.similarity,
+    };
   }
 }
 

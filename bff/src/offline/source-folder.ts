@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SourceIndex, sharedArrays, type SourceDocument, type SourceIndexData } from '@redline/shared/analysis';
+import { readSourceIndexFile, writeSourceIndexFile } from './source-index-file.ts';
+
+const isSourceFile = (name: string) => /\.(txt|md)$/i.test(name);
+const sourceFiles = (folder: string) => readdirSync(folder).filter(isSourceFile).sort();
+
+/**
+ * Loads plagiarism sources from a folder of .txt and .md files. A file whose first line is
+ * an http(s) URL uses it as the source link; otherwise the link is the file's file:// URL.
+ */
+export function loadSourceFolder(folder: string): SourceDocument[] {
+  return sourceFiles(folder).map((name) => {
+    const file = path.resolve(folder, name);
+    const content = readFileSync(file, 'utf8');
+    const [firstLine = '', ...rest] = content.split(/\r?\n/);
+    const hasLink = /^https?:\/\/\S+$/.test(firstLine.trim());
+    return { link: hasLink ? firstLine.trim() : pathToFileURL(file).href, text: (hasLink ? rest.join('\n') : content).trim() };
+  });
+}
+
+/** Names, sizes and modification times of the folder's sources: a file added, removed or edited changes it. */
+export function sourceFolderFingerprint(folder: string): string {
+  const hash = createHash('sha256').update(path.resolve(folder));
+  for (const name of sourceFiles(folder)) {
+    const { size, mtimeMs } = statSync(path.resolve(folder, name));
+    hash.update(`\0${name}\0${size}\0${mtimeMs}`);
+  }
+  return hash.digest('hex');
+}
+
+export interface PreparedSourceIndex {
+  /** On SharedArrayBuffers: every analysis thread reads the same index. */
+  data: SourceIndexData;
+  /** Whether it was read from the index file rather than built from the folder. */
+  fromFile: boolean;
+  /** Why the index file could not be written, when it could not (the index works all the same). */
+  fileError?: string;
+  sentences: number;
+  ms: number;
+}
+
+/** The folder's index: read from `indexFile` when that was saved for the folder as it is now, else built and saved there. */
+export function prepareSourceIndex({ folder, indexFile }: { folder: string; indexFile?: string | undefined }): PreparedSourceIndex {
+  const started = performance.now();
+  const fingerprint = sourceFolderFingerprint(folder);
+  const saved = indexFile ? readSourceIndexFile(indexFile, fingerprint, sharedArrays) : undefined;
+  const data = saved ?? new SourceIndex(loadSourceFolder(folder), sharedArrays).data;
+  let fileError: string | undefined;
+  if (!saved && indexFile) {
+    try {
+      writeSourceIndexFile(indexFile, fingerprint, data);
+    } catch (error) {
+      fileError = (error as Error).message;
+    }
+  }
+  return { data, fromFile: saved !== undefined, ...(fileError ? { fileError } : {}), sentences: data.documentOf.length, ms: Math.round(performance.now() - started) };
+}
