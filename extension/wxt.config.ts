@@ -37,8 +37,13 @@ export default defineConfig({
       // Chrome takes at most four suggested shortcuts: this is the fourth.
       'check-page': { suggested_key: { default: 'Alt+Shift+P' }, description: 'Check this page for AI writing' },
     },
-    // Imported by the content script only when needed (lib/content/on-demand.ts).
-    web_accessible_resources: [{ resources: ['article.js', 'word-diff.js'], matches: ['<all_urls>'] }],
+    // Imported by the content script only when needed (lib/content/on-demand.ts). In Chrome only
+    // through a URL that changes every session (runtime.getURL gives it), so a page cannot probe
+    // the fixed extension id for these files to learn that Redline is installed; Firefox already
+    // gives every profile its own random extension origin.
+    web_accessible_resources: [
+      { resources: ['article.js', 'word-diff.js'], matches: ['<all_urls>'], ...(browser === 'firefox' ? {} : { use_dynamic_url: true }) },
+    ],
     ...(browser === 'firefox' ? {} : { key: CHROME_PUBLIC_KEY }),
     ...(browser === 'firefox'
       ? {
