@@ -103,6 +103,10 @@ async function explain(outcome: ApplyOutcome, text: string): Promise<string | un
   if (outcome === 'timeout') {
     return 'Not applied: the editor did not take the change within a few seconds (a tab in the background does not update its page), and your text is as it was. Switch to the page, click into it, then press Accept again.';
   }
+  if (outcome === 'interrupted') return 'Not applied: you typed in the page while this suggestion was going in, so Redline stopped and left your text as it is. Press Accept again when you are ready.';
+  if (outcome === 'overlapped') {
+    return 'Not marked accepted: you typed in this sentence while the suggestion was going in. Redline left the text as it is, your typing included: check the sentence in the page (its undo, Ctrl/Cmd+Z, can help), then review again.';
+  }
   if (outcome === 'unexpected') return 'The editor changed the text differently than asked. Use its undo (Ctrl/Cmd+Z) to restore your text, then review again.';
   if (outcome === 'no-rewrite') return 'The page no longer holds this rewrite (it was reloaded or navigated). Run Humanize again.';
   return undefined;

@@ -63,10 +63,6 @@ function handle(event: Event): void {
       });
       break;
     }
-    case 'undo':
-      if (!editor.undoManager.hasUndo()) return;
-      editor.undoManager.undo();
-      break;
     default:
       return;
   }

@@ -123,6 +123,8 @@ test('console: rotate the upstream key while checks run; none fails, none is cha
         });
         const body = (await response.json()) as { wordsCharged?: number };
         checks.push({ status: response.status, words: body.wordsCharged ?? 0 });
+        // Paced well under the member's rate limit (120 a minute), which is not what this test is about.
+        await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }),
   );

@@ -300,7 +300,7 @@ test('Check this page: a long article\'s main text (Readability, loaded on deman
   // The page cannot find the on-demand files under the extension's fixed id (fingerprinting),
   // though the content script has just loaded one of them through its per-session URL.
   const probe = (url: string) => page.evaluate((url) => fetch(url).then((response) => response.status, () => 'refused'), url);
-  for (const file of ['article.js', 'word-diff.js']) expect(await probe(`chrome-extension://${stack.extensionId}/${file}`)).toBe('refused');
+  for (const file of ['article.js', 'word-diff.js', 'apply.js']) expect(await probe(`chrome-extension://${stack.extensionId}/${file}`)).toBe('refused');
 
   // Its card works on a page that is read, not edited: the rewrite can be copied, not accepted.
   await page.setViewportSize({ width: 1100, height: 720 });

@@ -57,7 +57,7 @@ describe('apply in a page that draws no frames', () => {
     const { root, attempts } = editor();
     const target = domTarget('editor', root);
     const result = await applyVerified(target, 0, ORIGINAL.length, ORIGINAL, REPLACEMENT, { budgetMs: 6000, frameMs: 1500 });
-    expect(result).toEqual({ status: 'applied', strategy: 'beforeinput' });
+    expect(result).toEqual({ status: 'applied', strategy: 'beforeinput', at: 0 });
     expect(attempts).toEqual(['insertText']);
     expect(target.readText()).toBe(`${REPLACEMENT} The second one stays.`);
   });

@@ -40,11 +40,17 @@ describe('the built extension', () => {
     expect(size).toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET);
   });
 
-  it.each(OUTPUTS)('%s loads Readability on demand, not in the content script', (output) => {
-    expect(readFileSync(path.join(output, 'content-scripts/content.js'), 'utf8')).not.toContain('readability-page-1');
+  it.each(OUTPUTS)('%s loads Readability and the verified apply on demand, not in the content script', (output) => {
+    const content = readFileSync(path.join(output, 'content-scripts/content.js'), 'utf8');
+    expect(content).not.toContain('readability-page-1');
     expect(readFileSync(path.join(output, 'article.js'), 'utf8')).toContain('readability-page-1');
+    // The apply's rollback (historyUndo) lives in apply.js only.
+    expect(content).not.toContain('historyUndo');
+    expect(readFileSync(path.join(output, 'apply.js'), 'utf8')).toContain('historyUndo');
     const manifest = JSON.parse(readFileSync(path.join(output, 'manifest.json'), 'utf8'));
-    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js'] })]);
+    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js', 'apply.js'] })]);
+    // Chrome: reachable only through the per-session URL, so a page cannot probe for them.
+    if (output.includes('chrome')) expect(manifest.web_accessible_resources[0].use_dynamic_url).toBe(true);
   });
 
   it('declares MV3, the side panel (Chrome) or sidebar (Firefox), the commands and no host access', () => {

@@ -1,6 +1,8 @@
 import { askPage } from '../page/bridge.ts';
 import type { Strategy } from './editors.ts';
-import type { DomTarget, FieldTarget, Target } from './target.ts';
+import type { FieldTarget, Target } from './target.ts';
+import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
+import { selectText } from './select.ts';
 
 /**
  * Verified edits. A suggestion goes in through the editor's own input pipeline (or its API),
@@ -9,10 +11,13 @@ import type { DomTarget, FieldTarget, Target } from './target.ts';
  * family's order; one that changes nothing is followed by the next; one that changes something
  * else is rolled back before anything more is tried. Every wait is bounded in time, so an
  * editor that never settles (a background tab draws nothing) ends in `timeout`, not a hang.
+ *
+ * Not in the content script itself: loaded on demand (entrypoints/apply.ts) at the first accept.
  */
 
 export type ApplyResult =
-  | { status: 'applied'; strategy: Strategy }
+  /** `at`: where the suggestion now starts (the writer may have typed before it meanwhile). */
+  | { status: 'applied'; strategy: Strategy; at: number }
   /** Nothing changed: the editor did not take the change. */
   | { status: 'refused' }
   /** The text no longer holds the expected original at the range. */
@@ -22,21 +27,92 @@ export type ApplyResult =
   /** The editor did not settle in time (its tab draws no frames); the text is as before. */
   | { status: 'timeout' }
   /** The editor changed the text in another way, and it could not be rolled back. */
-  | { status: 'unexpected' };
-
-export interface ApplyLimits {
-  /** The whole ladder, rollbacks included, ends by then. */
-  budgetMs: number;
-  /** How long the page may take to draw a frame before nothing is tried (a hidden tab never does). */
-  frameMs: number;
-}
-
-// A background tab in Firefox still draws about once a second; in Chromium it does not draw.
-export const APPLY_LIMITS: ApplyLimits = { budgetMs: 6000, frameMs: 2500 };
+  | { status: 'unexpected' }
+  /** The writer typed (or pasted, dropped, clicked) in the editor meanwhile: nothing more was tried, nothing rolled back; the sentence is as it was. */
+  | { status: 'interrupted' }
+  /** As `interrupted`, but the writer's input and the suggestion met at the sentence: it is left as it is, to be checked. */
+  | { status: 'overlapped' };
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Spaces an editor writes as no-break spaces (contenteditable does at the ends of runs). */
 const comparable = (text: string) => text.replace(/\u00a0/g, ' ');
+
+/**
+ * Notices the writer's own input in the editor while an apply runs (trusted events only: the
+ * apply's own synthetic events are not trusted). From then on the apply touches nothing more.
+ * At the writer's first key or paste, their own selection is put back before the key acts, so
+ * what they type goes where they were typing, not over the sentence the apply selected.
+ */
+function watchWriter(target: Target, start: number, end: number): { readonly typed: boolean; stop(): void } {
+  const element = target.element;
+  const doc = element.ownerDocument;
+  const restore = writerSelection(target, start, end);
+  const events = ['keydown', 'pointerdown', 'paste', 'drop', 'cut', 'compositionstart'];
+  let typed = false;
+  const notice = (event: Event) => {
+    if (!event.isTrusted || !element.contains(event.target as Node) || /^(Shift|Control|Alt|Meta|CapsLock)$/.test((event as KeyboardEvent).key ?? '')) return;
+    if (!typed && event.type !== 'pointerdown' && event.type !== 'drop') restore();
+    typed = true;
+  };
+  for (const type of events) doc.addEventListener(type, notice, true);
+  return {
+    get typed() {
+      return typed;
+    },
+    stop: () => events.forEach((type) => doc.removeEventListener(type, notice, true)),
+  };
+}
+
+/** Puts back the selection the writer had when the apply began (a field's shifted past the sentence if that changed length). */
+function writerSelection(target: Target, start: number, end: number): () => void {
+  if (target.kind === 'field') {
+    const field = (target as FieldTarget).element;
+    const { selectionStart, selectionEnd, value } = field;
+    if (selectionStart === null || selectionEnd === null) return () => {};
+    const offsets = (target as FieldTarget).fieldText();
+    const [from, to] = [offsets.toValue(start), offsets.toValue(end, true)];
+    return () => {
+      const shift = selectionStart >= to ? field.value.length - value.length : selectionEnd <= from ? 0 : undefined;
+      if (shift !== undefined) field.setSelectionRange(selectionStart + shift, selectionEnd + shift);
+    };
+  }
+  const selection = target.element.ownerDocument.getSelection();
+  // Live: it follows the DOM's changes until it is put back.
+  const range = selection?.rangeCount ? selection.getRangeAt(0).cloneRange() : undefined;
+  if (!range || !target.element.contains(range.commonAncestorContainer)) return () => {};
+  return () => {
+    if (!target.element.contains(range.commonAncestorContainer)) return;
+    selection!.removeAllRanges();
+    selection!.addRange(range);
+  };
+}
+
+/** The region where `a` and `b` differ, in `a`'s offsets: [start, end). */
+function changed(a: string, b: string): [number, number] {
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  return [prefix, a.length - suffix];
+}
+
+/**
+ * After the writer's input, what the text says without touching it: the suggestion in place
+ * with the writer's edit elsewhere (`applied`), the sentence as it was (`interrupted`), or
+ * they met (`overlapped`). Each reading allows one edited region, the writer's, away from the
+ * sentence; a text that both readings (or neither) explain is `overlapped`: nothing is claimed.
+ */
+export function judgeAfterInput(now: string, before: string, expected: string, start: number, end: number, inserted: number, strategy: Strategy): ApplyResult {
+  /** How far the writer's edit moved [from, to) of `text`, if `now` is `text` with one edit away from it. */
+  const shiftAround = (text: string, from: number, to: number) => {
+    const [a, b] = changed(text, now);
+    return b <= from && (a < b || text.length !== now.length) ? now.length - text.length : a >= to || text === now ? 0 : undefined;
+  };
+  const applied = shiftAround(expected, start, start + inserted);
+  const untouched = shiftAround(before, start, end) !== undefined;
+  if (applied !== undefined && !untouched) return { status: 'applied', strategy, at: start + applied };
+  return untouched && applied === undefined ? { status: 'interrupted' } : { status: 'overlapped' };
+}
 
 /** Whether the page draws a frame within `ms`: a background tab does not, and editors that render on frames then never settle. */
 function drawsFrames(view: Window, ms: number): Promise<boolean> {
@@ -60,14 +136,25 @@ export async function applyVerified(
   // Nothing is touched in a page that does not draw: a rich editor there could take an edit and
   // render it after the answer. A field's value changes at once, frames or not.
   if (target.kind !== 'field' && !(await drawsFrames(view, limits.frameMs))) return { status: 'timeout' };
+  const writer = watchWriter(target, start, end);
+  try {
+    return await applyWatched(target, start, end, before, replacement, limits, writer);
+  } finally {
+    writer.stop();
+  }
+}
+
+async function applyWatched(target: Target, start: number, end: number, before: string, replacement: string, limits: ApplyLimits, writer: { readonly typed: boolean }): Promise<ApplyResult> {
   const deadline = performance.now() + limits.budgetMs;
   const expected = comparable(before.slice(0, start) + replacement + before.slice(end));
   const current = () => comparable(target.readText());
+  // An editor may still render the suggestion a frame or two after the writer's input: judged after that.
+  const judge = async (strategy: Strategy) => (await settle(150), judgeAfterInput(current(), comparable(before), expected, start, end, replacement.length, strategy));
   /** Polls until `done` holds or `ms` pass (never past the deadline, but a rollback may); the text last read. */
   const waitFor = async (done: (text: string) => boolean, ms: number, bounded = true): Promise<string> => {
     const until = bounded ? Math.min(performance.now() + ms, deadline) : performance.now() + ms;
     let now = current();
-    while (!done(now) && performance.now() < until) {
+    while (!done(now) && performance.now() < until && !writer.typed) {
       await settle(25);
       now = current();
     }
@@ -76,25 +163,31 @@ export async function applyVerified(
   let claimed = false;
   let rolledBack = false;
   for (const strategy of target.family.strategies) {
+    if (writer.typed) return judge(strategy);
     if (performance.now() >= deadline) return { status: 'timeout' };
     // An editor that took `beforeinput` or its API owns its DOM: editing that DOM directly would bypass its model.
     if (claimed && strategy === 'execCommand') continue;
     if (!selectText(target, start, end, { focus: true })) return { status: 'stale' };
     // Editors that mirror the DOM selection into their own state read it on selectionchange.
-    await settle(target.kind === 'field' ? 0 : 20);
+    // A field needs no wait, and gets none: the writer's next keystroke cannot fall in between.
+    if (target.kind !== 'field') await settle(20);
+    if (writer.typed) return judge(strategy);
     const taken = run(strategy, target, replacement);
     claimed ||= strategy !== 'execCommand' && strategy !== 'paste' && taken;
     // Editors re-render from their model, or reconcile the DOM against it, after the event;
     // one that took the event gets longer, so a slow render is never followed by a second edit.
     // Editors handle a paste asynchronously, and may not cancel it (TinyMCE, measured): wait as long.
-    let now = await waitFor((text) => text !== comparable(before), taken || strategy === 'paste' ? 1000 : 200);
-    if (now === expected) {
+    // Until the text is what was asked (an editor may pass through other states on the way there).
+    let now = await waitFor((text) => text === expected, taken || strategy === 'paste' ? 1000 : 200);
+    if (now === expected && !writer.typed) {
       await settle(250); // an editor that reverts or rewrites a change it did not make does so by now
       now = current();
-      if (now === expected) return { status: 'applied', strategy };
+      if (now === expected && !writer.typed) return { status: 'applied', strategy, at: start };
     }
+    // Never a rollback over the writer's own input: say what the text holds instead.
+    if (writer.typed) return judge(strategy);
     if (now !== comparable(before)) {
-      if (!(await rollBack(target, before, strategy, (done, ms) => waitFor(done, ms, false)))) return { status: 'unexpected' };
+      if (!(await rollBack(target, before, strategy, (done, ms) => waitFor(done, ms, false), () => writer.typed))) return writer.typed ? judge(strategy) : { status: 'unexpected' };
       rolledBack = true;
     }
     if (performance.now() >= deadline) return { status: 'timeout' };
@@ -139,52 +232,26 @@ function run(strategy: Strategy, target: Target, text: string): boolean {
 }
 
 /**
- * Puts back the text as it was before a strategy that changed it into something else: through
- * the editor's own undo first (its history stays clean), else by writing the changed part back
- * over it the same way. True when the text reads as before.
+ * Puts back the text as it was before a strategy that changed it into something else, by
+ * writing the changed part back over it the same way. Never through the editor's undo: an
+ * editor that has not yet recorded the change (ProseMirror reads the DOM a moment later), or
+ * that groups it with the writer's typing just before, would undo the writer's work instead.
+ * True when the text reads as before.
  */
-async function rollBack(target: Target, before: string, strategy: Strategy, waitFor: (done: (text: string) => boolean, ms: number) => Promise<string>): Promise<boolean> {
-  const doc = target.element.ownerDocument;
+async function rollBack(
+  target: Target,
+  before: string,
+  strategy: Strategy,
+  waitFor: (done: (text: string) => boolean, ms: number) => Promise<string>,
+  writerTyped: () => boolean,
+): Promise<boolean> {
   const wanted = comparable(before);
   const back = (text: string) => text === wanted;
-  target.element.focus({ preventScroll: true });
-  const attempts = [
-    ...(strategy === 'editor-api' ? [() => askPage(target.element, { op: 'undo' })] : []),
-    () => target.element.dispatchEvent(new InputEvent('beforeinput', { inputType: 'historyUndo', bubbles: true, cancelable: true, composed: true })),
-    () => doc.execCommand('undo'),
-  ];
-  for (const attempt of attempts) {
-    attempt();
-    if (back(await waitFor(back, 150))) return true;
-  }
   const now = comparable(target.readText());
-  let prefix = 0;
-  while (prefix < now.length && prefix < wanted.length && now[prefix] === wanted[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < now.length - prefix && suffix < wanted.length - prefix && now[now.length - 1 - suffix] === wanted[wanted.length - 1 - suffix]) suffix++;
-  if (!selectText(target, prefix, now.length - suffix, { focus: true })) return false;
-  await settle(target.kind === 'field' ? 0 : 20);
-  run(strategy, target, before.slice(prefix, before.length - suffix));
+  const [from, to] = changed(now, wanted);
+  if (!selectText(target, from, to, { focus: true })) return false;
+  if (target.kind !== 'field') await settle(20);
+  if (writerTyped()) return false;
+  run(strategy, target, before.slice(from, before.length - (now.length - to)));
   return back(await waitFor(back, 1000));
-}
-
-/**
- * Selects [start, end) of the target's text (a field always takes the focus to show it);
- * the element holding the start of the selection, or undefined when the range is gone.
- */
-export function selectText(target: Target, start: number, end: number, { focus }: { focus: boolean }): Element | undefined {
-  if (target.kind === 'field') {
-    const field = (target as FieldTarget).element;
-    const offsets = (target as FieldTarget).fieldText();
-    field.focus({ preventScroll: true });
-    field.setSelectionRange(offsets.toValue(start), offsets.toValue(end, true));
-    return field;
-  }
-  const range = (target as DomTarget).model().range(start, end);
-  if (!range) return undefined;
-  if (focus) target.element.focus({ preventScroll: true });
-  const selection = target.element.ownerDocument.getSelection()!;
-  selection.removeAllRanges();
-  selection.addRange(range);
-  return range.startContainer.parentElement ?? target.element;
 }

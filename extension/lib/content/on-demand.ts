@@ -11,6 +11,8 @@ export const ON_DEMAND = {
   article: { file: '/article.js', key: Symbol.for('redline.extractArticle') },
   /** `word-diff.js`: the word diff of a rewrite shown in the card. */
   wordDiff: { file: '/word-diff.js', key: Symbol.for('redline.wordDiff') },
+  /** `apply.js`: the verified apply of an accepted suggestion (apply.ts). */
+  apply: { file: '/apply.js', key: Symbol.for('redline.apply') },
 } as const;
 
 export async function onDemand<T>(part: keyof typeof ON_DEMAND): Promise<T> {

@@ -5,7 +5,9 @@ import { formatScore } from '../format.ts';
 import { DETECTOR_VERSION, getSettings, isSiteDisabled, type Settings } from '../settings.ts';
 import { askPage } from '../page/bridge.ts';
 import { SIGNALS_NOT_PROOF, bandRange, documentVerdict, roundedShare, scoreBand } from '../verdict.ts';
-import { APPLY_LIMITS, applyVerified, selectText, type ApplyLimits } from './apply.ts';
+import type { applyVerified } from './apply.ts';
+import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
+import { selectText } from './select.ts';
 import { Card, type CardAction, type DiffPart } from './card.ts';
 import { documentKey, ignoredSentences, sentenceKey, setIgnored } from './ignored.ts';
 import { onDemand } from './on-demand.ts';
@@ -19,6 +21,8 @@ import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnve
 import { deepActiveElement, findTarget, isClosedComponent, type DomTarget, type FieldTarget, type Target } from './target.ts';
 import { Toast } from './toast.ts';
 
+const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
+const OVERLAPPED = 'You typed in this sentence while the rewrite was going in. Redline left the text as it is, your typing included: check the sentence.';
 const PRODUCT_LABEL: Record<ProductName, string> = { detector: 'Checking for AI writing', humanizer: 'Humanizing', plagiarism: 'Checking sources' };
 
 type TrackedSpan = Span & { index: number };
@@ -78,7 +82,7 @@ export class PageSession {
    * Accepted suggestions that Undo can still take back: where the accepted text is now and
    * the original it replaced. A span an edit touches is dropped (it was edited since).
    */
-  #accepted = new Map<number, { span: Span; original: string }>();
+  #accepted = new Map<number, { span: Span; original: string; replacement: string }>();
 
   async run(product: ProductName): Promise<void> {
     const settings = await getSettings();
@@ -186,6 +190,8 @@ export class PageSession {
     if (product === 'humanizer') {
       const suggestions = reply.suggestions ?? [];
       this.#track({ product, target, text, spans: suggestions, envelope, ignored: [] });
+      // Accepting comes next: the apply is loaded now, not while the writer waits on it.
+      void onDemand('apply').catch(() => {});
       this.#toast.show(`The rewrite is ready: ${suggestions.length} suggestion${suggestions.length === 1 ? '' : 's'}.`, {
         note: 'Review each one in the side panel: check meaning, facts, names, links, tone and required terms.',
         actions: [review, this.#dismiss()],
@@ -484,7 +490,7 @@ export class PageSession {
     const editable = target.kind === 'field' || target.element.isContentEditable;
     const copy = { label: 'Copy', run: () => void navigator.clipboard.writeText(rewrite).then(() => this.#card.status('Copied. Paste it where you want it.')).catch(() => this.#card.status('Copying was refused by the page. Select the suggestion and copy it by hand.')) };
     const reject = { label: 'Reject', run: () => this.#card.status('Rejected: the sentence stays as it is.') };
-    const diffWords = await onDemand<(a: string, b: string) => DiffPart[]>('wordDiff');
+    const [diffWords] = await Promise.all([onDemand<(a: string, b: string) => DiffPart[]>('wordDiff'), onDemand('apply')]);
     this.#card.suggestion(diffWords(original, rewrite), editable ? [{ label: 'Accept', primary: true, run: () => void this.#acceptRewrite(index, original, rewrite) }, reject] : [copy, reject]);
   }
 
@@ -495,7 +501,7 @@ export class PageSession {
       return this.#card.status('This sentence changed since the rewrite: nothing was replaced.');
     }
     this.#card.status('Replacing the sentence…');
-    const outcome = await this.#applyRange(item.tracked, item.span.start, item.span.end, rewrite, APPLY_LIMITS);
+    const { outcome } = await this.#applyRange(item.tracked, item.span.start, item.span.end, rewrite, APPLY_LIMITS);
     if (outcome === 'applied') {
       this.#hideCard();
       const undo = item.tracked.target.family.undo.acceptIsOneStep
@@ -511,6 +517,8 @@ export class PageSession {
     const copy = { label: 'Copy the rewrite', run: () => void navigator.clipboard.writeText(rewrite).catch(() => {}) };
     if (outcome === 'refused') this.#card.status('The editor did not take the change, so nothing was changed. The sentence is selected: paste the rewrite over it.', [copy]);
     else if (outcome === 'withdrawn') this.#card.status('This sentence changed since the rewrite: nothing was replaced.');
+    else if (outcome === 'interrupted') this.#card.status(INTERRUPTED, [copy]);
+    else if (outcome === 'overlapped') this.#card.status(OVERLAPPED, [copy]);
     else this.#card.status('The editor changed the text in another way and it could not be undone. Check the sentence in the editor.', [copy]);
   }
 
@@ -572,18 +580,18 @@ export class PageSession {
     const span = tracked.spans.find((candidate) => candidate.index === index);
     if (!span) return 'withdrawn';
     const original = tracked.text.slice(span.start, span.end);
-    const outcome = await this.#applyRange(tracked, span.start, span.end, replacement, limits);
-    if (outcome === 'applied') this.#rememberAccepted(index, span.start, replacement.length, original);
+    const { outcome, at } = await this.#applyRange(tracked, span.start, span.end, replacement, limits);
+    if (outcome === 'applied') this.#rememberAccepted(index, at, replacement, original);
     return outcome;
   }
 
-  #rememberAccepted(index: number, start: number, length: number, original: string): void {
-    this.#accepted.set(index, { span: { start, end: start + length }, original });
+  #rememberAccepted(index: number, start: number, replacement: string, original: string): void {
+    this.#accepted.set(index, { span: { start, end: start + replacement.length }, original, replacement });
   }
 
   #remapAccepted(before: string, after: string, edit: ReturnType<typeof diffText>): void {
-    const entries = [...this.#accepted].map(([index, entry]) => ({ ...entry.span, index, original: entry.original })).sort((a, b) => a.start - b.start);
-    this.#accepted = new Map(remapSpans(before, after, entries, edit).map(({ index, start, end, original }) => [index, { span: { start, end }, original }]));
+    const entries = [...this.#accepted].map(([index, entry]) => ({ ...entry, ...entry.span, index })).sort((a, b) => a.start - b.start);
+    this.#accepted = new Map(remapSpans(before, after, entries, edit).map(({ index, start, end, original, replacement }) => [index, { span: { start, end }, original, replacement }]));
   }
 
   /**
@@ -595,28 +603,34 @@ export class PageSession {
     const tracked = this.#tracked.get('humanizer');
     if (!tracked) return 'no-rewrite';
     const accepted = this.#accepted.get(index);
-    if (!accepted) return 'withdrawn';
-    const outcome = await this.#applyRange(tracked, accepted.span.start, accepted.span.end, accepted.original, APPLY_LIMITS);
+    // Only the accepted text, exactly where it was put: anything else would overwrite the writer's later edits.
+    if (!accepted || tracked.text.slice(accepted.span.start, accepted.span.end) !== accepted.replacement) {
+      this.#accepted.delete(index);
+      return 'withdrawn';
+    }
+    const { outcome, at: start } = await this.#applyRange(tracked, accepted.span.start, accepted.span.end, accepted.original, APPLY_LIMITS);
     if (outcome === 'applied') {
       this.#accepted.delete(index);
-      const start = accepted.span.start;
       tracked.spans = [...tracked.spans, { index, start, end: start + accepted.original.length }].sort((a, b) => a.start - b.start);
       this.#noticeLive();
     }
     return outcome;
   }
 
-  async #applyRange(tracked: Tracked, start: number, end: number, replacement: string, limits: ApplyLimits): Promise<ApplyOutcome> {
+  /** The outcome, and where the replacement now starts when applied (the writer may have typed before it meanwhile). */
+  async #applyRange(tracked: Tracked, start: number, end: number, replacement: string, limits: ApplyLimits): Promise<{ outcome: ApplyOutcome; at: number }> {
+    const apply = await onDemand<typeof applyVerified>('apply');
     this.#applying = true;
     let result: Awaited<ReturnType<typeof applyVerified>>;
     try {
-      result = await applyVerified(tracked.target, start, end, tracked.text.slice(start, end), replacement, limits);
+      result = await apply(tracked.target, start, end, tracked.text.slice(start, end), replacement, limits);
     } finally {
       this.#applying = false;
     }
     this.lastStrategy = result.status === 'applied' ? result.strategy : undefined;
     this.#resync();
-    return result.status === 'applied' ? 'applied' : result.status === 'stale' ? 'withdrawn' : result.status;
+    if (result.status === 'applied') return { outcome: 'applied', at: result.at };
+    return { outcome: result.status === 'stale' ? 'withdrawn' : result.status, at: start };
   }
 
   /**
@@ -655,11 +669,11 @@ export class PageSession {
         if (next) combined += text.slice(item.span.end, next.span.start);
       });
       const originals = found.map((item) => text.slice(item.span.start, item.span.end));
-      const outcome = await this.#applyRange(tracked, found[0]!.span.start, found.at(-1)!.span.end, combined, limits);
-      let shift = 0;
+      const { outcome, at } = await this.#applyRange(tracked, found[0]!.span.start, found.at(-1)!.span.end, combined, limits);
+      let shift = at - found[0]!.span.start;
       found.forEach((item, position) => {
         outcomes[item.index] = outcome;
-        if (outcome === 'applied') this.#rememberAccepted(item.index, item.span.start + shift, item.replacement.length, originals[position]!);
+        if (outcome === 'applied') this.#rememberAccepted(item.index, item.span.start + shift, item.replacement, originals[position]!);
         shift += item.replacement.length - (item.span.end - item.span.start);
       });
     } else {

@@ -12,9 +12,7 @@ export type PageRequest =
   /** Whether an editor API is reachable for this root. */
   | { op: 'probe' }
   /** Put text over the document selection, as one undo step of the editor. */
-  | { op: 'insert'; text: string }
-  /** Undo the editor's last step (the insert just made). */
-  | { op: 'undo' };
+  | { op: 'insert'; text: string };
 
 /** True when the page-world script handled the request through an editor API. */
 export function askPage(root: HTMLElement, request: PageRequest): boolean {

@@ -1,0 +1,22 @@
+import type { DomTarget, FieldTarget, Target } from './target.ts';
+
+/**
+ * Selects [start, end) of the target's text (a field always takes the focus to show it);
+ * the element holding the start of the selection, or undefined when the range is gone.
+ */
+export function selectText(target: Target, start: number, end: number, { focus }: { focus: boolean }): Element | undefined {
+  if (target.kind === 'field') {
+    const field = (target as FieldTarget).element;
+    const offsets = (target as FieldTarget).fieldText();
+    field.focus({ preventScroll: true });
+    field.setSelectionRange(offsets.toValue(start), offsets.toValue(end, true));
+    return field;
+  }
+  const range = (target as DomTarget).model().range(start, end);
+  if (!range) return undefined;
+  if (focus) target.element.focus({ preventScroll: true });
+  const selection = target.element.ownerDocument.getSelection()!;
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return range.startContainer.parentElement ?? target.element;
+}
