@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import packageJson from '../package.json' with { type: 'json' };
 import type { BffConfig } from './config.ts';
 import { createApp } from './http/app.ts';
 import { createMemberRateLimiter } from './http/rate-limit.ts';
@@ -22,7 +22,7 @@ import { UpstreamKeyring } from './upstream/keyring.ts';
 import { SecretBox } from './upstream/secret-box.ts';
 import { UpstreamReadiness, checkUpstream } from './upstream/readiness.ts';
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+const { version } = packageJson;
 
 export interface RunningBff {
   url: string;

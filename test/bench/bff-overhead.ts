@@ -81,8 +81,8 @@ function freePort(): Promise<number> {
 }
 
 
-async function start(args: string[], env: Record<string, string>, readyUrl: string, nodeArgs: string[] = []): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
+async function start(args: string[], env: Record<string, string>, readyUrl: string, nodeArgs: string[] = [], { tsx = true } = {}): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, ...(tsx ? ['--import', 'tsx'] : []), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -212,7 +212,10 @@ try {
     const token = addMember(env, codeRoot);
     // One directory per BFF: the main thread and tsx's loader thread each write a profile there.
     const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], `bff-${name.toLowerCase().replace(/\W+/g, '-')}`)}`] : [];
-    const bff = await start([path.join(codeRoot, 'bff/src/main.ts')], env, `http://127.0.0.1:${port}/readyz`, profile);
+    // This commit's BFF runs as `npm start` runs it, from its bundle; a baseline from its sources through tsx.
+    const bundled = codeRoot === root;
+    const entry = bundled ? path.join(root, 'bff/dist/server/main.mjs') : path.join(codeRoot, 'bff/src/main.ts');
+    const bff = await start([entry], env, `http://127.0.0.1:${port}/readyz`, profile, { tsx: !bundled });
     targets.push({
       name: `BFF, ${name}`,
       url: `http://127.0.0.1:${port}/v1/detect`,
@@ -224,6 +227,8 @@ try {
     });
   };
   if (values['cpu-prof']) mkdirSync(values['cpu-prof'], { recursive: true });
+  const bundle = spawnSync(process.execPath, ['bff/build.mjs'], { cwd: root, encoding: 'utf8' });
+  if (bundle.status !== 0) throw new Error(`building the BFF bundle failed: ${bundle.stderr}`);
   if (wantedPaths.has('sqlite')) {
     const dataDir = path.join(workDir, 'sqlite');
     mkdirSync(dataDir);
@@ -238,7 +243,7 @@ try {
     symlinkSync(path.join(root, 'node_modules'), path.join(baselineRoot, 'node_modules'));
     const dataDir = path.join(workDir, 'baseline-data');
     mkdirSync(dataDir);
-    await startBff(`SQLite (${values.baseline})`, { BFF_DATA_DIR: dataDir }, baselineRoot);
+    await startBff(`SQLite (${values.baseline}, through tsx)`, { BFF_DATA_DIR: dataDir }, baselineRoot);
   }
   if (wantedPaths.has('postgres')) {
     postgresDatabase = `redline_bench_${process.pid}`;

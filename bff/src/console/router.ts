@@ -42,7 +42,8 @@ export interface ConsoleDeps {
   secretBox?: SecretBox | undefined;
 }
 
-const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+// bff/dist/console, from the sources (bff/src/console) or from the bundle (bff/dist/server).
+const DEFAULT_STATIC_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/server/') ? '../console/' : '../../dist/console/', import.meta.url));
 
 const Budget = z.number().int().min(0).max(1_000_000_000).nullable().optional();
 const BudgetsBody = z.object({ detector: Budget, humanizer: Budget, plagiarism: Budget }).strict();

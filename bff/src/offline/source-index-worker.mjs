@@ -1,12 +1,7 @@
-// Builds (or reads) the offline source index in a thread of its own, so that a large folder
-// never blocks the event loop at start. Registers tsx itself, as analysis-worker.mjs does.
-import { parentPort, workerData } from 'node:worker_threads';
+// Entry of the source-indexing thread when the BFF runs from its TypeScript sources: threads
+// start without the parent's loader flags, so this plain module registers tsx itself, as
+// analysis-worker.mjs does. The bundle (bff/build.mjs) builds source-index-thread.ts instead.
 import { register } from 'tsx/esm/api';
 
 register();
-const { prepareSourceIndex } = await import('./source-folder.ts');
-try {
-  parentPort.postMessage({ ok: true, prepared: prepareSourceIndex(workerData) });
-} catch (error) {
-  parentPort.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
-}
+await import('./source-index-thread.ts');
