@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,19 +100,21 @@ describe('the members CLI', () => {
 });
 
 describe('npm start', () => {
-  // `npm start` is the extension build followed by `exec npm run start:bff`: the build is left
-  // out here (it would rewrite extension/.output under the other test files), the handover
-  // of signals is the same.
-  it('builds, then hands over to start:bff without a shell in between', () => {
+  // `npm start` is the builds followed by `exec npm run serve` (the BFF's bundle): the extension
+  // build is left out here (it would rewrite extension/.output under the other test files); the
+  // bundle is built, and the handover of signals is the same.
+  it('builds, then hands over to the bundle without a shell in between', () => {
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts.start).toMatch(/&& (?:\w+=\S* )*exec npm run --silent start:bff$/);
+    expect(scripts.start).toMatch(/&& npm run build:bff --silent && (?:\w+=\S* )*exec npm run --silent serve$/);
+    expect(scripts.serve).toMatch(/^exec node .*bff\/dist\/server\/main\.mjs$/);
     expect(scripts['start:bff']).toMatch(/^exec node /);
   });
 
-  it('hands SIGTERM to the BFF: it drains, stops listening and exits', async () => {
+  it('hands SIGTERM to the bundled BFF: it drains, stops listening and exits', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'redline-start-'));
     try {
-      const started = await startServerProcess('npm', ['run', 'start:bff'], { BFF_PORT: '0', BFF_DATA_DIR: dataDir }, BFF_LISTENING);
+      execFileSync('npm', ['run', '--silent', 'build:bff'], { encoding: 'utf8' });
+      const started = await startServerProcess('npm', ['run', 'serve'], { BFF_PORT: '0', BFF_DATA_DIR: dataDir }, BFF_LISTENING);
       expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
       const code = await started.stop('SIGTERM', 15_000);
       expect(code).not.toBeNull(); // npm exited
