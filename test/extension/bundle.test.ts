@@ -44,9 +44,11 @@ describe('the built extension', () => {
     const content = readFileSync(path.join(output, 'content-scripts/content.js'), 'utf8');
     expect(content).not.toContain('readability-page-1');
     expect(readFileSync(path.join(output, 'article.js'), 'utf8')).toContain('readability-page-1');
-    // The apply's rollback (historyUndo) lives in apply.js only.
-    expect(content).not.toContain('historyUndo');
-    expect(readFileSync(path.join(output, 'apply.js'), 'utf8')).toContain('historyUndo');
+    // The apply's synthetic paste and its watch for the writer's input live in apply.js only.
+    for (const marker of ['ClipboardEvent', 'compositionstart']) {
+      expect(content).not.toContain(marker);
+      expect(readFileSync(path.join(output, 'apply.js'), 'utf8')).toContain(marker);
+    }
     const manifest = JSON.parse(readFileSync(path.join(output, 'manifest.json'), 'utf8'));
     expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js', 'apply.js'] })]);
     // Chrome: reachable only through the per-session URL, so a page cannot probe for them.
