@@ -33,6 +33,8 @@ const PAGES: Record<string, string> = {
   pasteonly: '<h1>An editor that takes text only from paste</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   shadow: '<h1>Editors in shadow roots</h1><x-editor id="open"></x-editor><x-editor id="closed"></x-editor>',
   unreachable: '<h1>A frame without the extension</h1>',
+  trix: '<h1>Trix</h1><trix-editor id="editor"></trix-editor>',
+  ace: '<h1>Ace</h1><div id="editor" style="height: 240px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };

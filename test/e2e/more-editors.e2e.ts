@@ -1,0 +1,54 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
+import { highlightedTexts, waitForToast } from './page-probes.ts';
+import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
+
+// Editors beyond the README's ten, from npm: the panel may say "Accepted" only when the
+// editor's own model (not its DOM) holds the suggestion; otherwise it must say it did not go in.
+const ORIGINAL = AI_SENTENCES[0]!;
+const SECOND_PARAGRAPH = 'A second paragraph, written by me on a Tuesday.';
+const SUGGESTION = splitSentences(rewriteOffline(`${PAGE_TEXT}\n\n${SECOND_PARAGRAPH}`, 'cognia').humanized_text).map((s) => s.text)[0]!;
+
+const EDITORS = [
+  { name: 'Trix', page: 'trix', root: 'trix-editor' },
+  { name: 'Ace', page: 'ace', root: '.ace_text-input' },
+];
+
+const modelText = (page: Page) => page.evaluate(() => (window as unknown as { editorText(): string }).editorText());
+
+for (const editor of EDITORS) {
+  test(`${editor.name}: check, highlights, and Accept is reported only when the model holds it`, async ({ page, stack }) => {
+    await page.goto(`${stack.pagesUrl}/${editor.page}.html`);
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
+    await page.locator(editor.root).focus();
+    const before = await modelText(page);
+    expect(before).toContain(ORIGINAL);
+
+    await stack.run(page, 'detector');
+    const toast = await waitForToast(page, /labelled AI|nothing|no text|cannot|can't/i);
+    console.log(`${editor.name} detector toast: ${toast}`);
+    console.log(`${editor.name} highlights: ${JSON.stringify(await highlightedTexts(page))}`);
+
+    await stack.configure({ defaultModel: 'cognia' });
+    await stack.run(page, 'humanizer');
+    await waitForToast(page, /rewrite is ready/);
+    const panel = await stack.openSidePanel(page);
+    const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
+    await first.getByRole('button', { name: 'Accept', exact: true }).click();
+    await expect(first.getByTestId('decision').or(first.getByTestId('apply-problem'))).toBeVisible({ timeout: 15_000 });
+    const decided = await first.getByTestId('decision').count();
+    console.log(`${editor.name}: ${decided ? await first.getByTestId('decision').innerText() : await first.getByTestId('apply-problem').innerText()}`);
+    if (decided) {
+      await expect(first.getByTestId('decision')).toHaveText('Accepted');
+      await expect.poll(() => modelText(page)).toBe(before.replace(ORIGINAL, SUGGESTION));
+      await page.bringToFront();
+      await page.locator(editor.root).focus();
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => modelText(page)).toBe(before);
+    } else {
+      expect(await modelText(page)).toBe(before);
+    }
+    await panel.close();
+  });
+}
