@@ -32,8 +32,11 @@ for (const editor of EDITORS) {
     console.log(`${editor.name} detector toast: ${toast}`);
     console.log(`${editor.name} highlights: ${JSON.stringify(await highlightedTexts(page))}`);
     if (editor.highlights) {
-      expect(toast).toContain('2 sentences labelled AI');
+      expect(toast).toContain('2 sentences labelled AI are highlighted');
       expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+    } else {
+      // Nothing is drawn, and the toast does not claim otherwise.
+      expect(toast).toContain('2 sentences labelled AI: this editor shows its text over a hidden field, so they cannot be highlighted here');
     }
 
     await stack.configure({ defaultModel: 'cognia' });

@@ -65,7 +65,7 @@ describe('judgeAfterInput', () => {
     );
   });
 
-  it('on prose, an edit away from the sentence always gets a definite verdict', () => {
+  it('on prose, an edit away from the sentence gets the right verdict, or none when the words repeat so that the text reads both ways', () => {
     const words = fc.constantFrom('the', 'keepers', 'trimmed', 'wicks', 'every', 'evening', 'and', 'lenses', 'by', 'hand');
     const sentenceOf = fc.array(words, { minLength: 3, maxLength: 12 }).map((w) => `${w.join(' ')}.`);
     fc.assert(
@@ -77,10 +77,32 @@ describe('judgeAfterInput', () => {
         const base = took ? expected : before;
         const now = atEnd ? `${base} ${typed}` : `${typed} ${base}`;
         const verdict = judgeAfterInput(now, before, expected, start, end, replacement.length, 'execCommand');
+        // ("the the the. the evening lenses by." with "1 " typed before it is also "the the the."
+        // typed over by "1 the the the. the": a text that reads both ways claims nothing.)
+        if (verdict.status === 'overlapped') return;
         expect(verdict).toEqual(took ? { status: 'applied', strategy: 'execCommand', at: start + (atEnd ? 0 : typed.length + 1) } : { status: 'interrupted' });
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('real sentences with typing before or after them get a definite verdict', () => {
+    const head = 'Lighthouse keepers trimmed the wicks every evening.';
+    const sentence = 'It is important to note that the lenses were polished by hand.';
+    const replacement = 'The lenses were polished by hand.';
+    const tail = 'Most lights are automated now.';
+    const before = `${head} ${sentence} ${tail}`;
+    const expected = `${head} ${replacement} ${tail}`;
+    const [start, end] = [head.length + 1, head.length + 1 + sentence.length];
+    for (const typed of ['x', ' and more', 'Q. ']) {
+      for (const [base, took] of [[expected, true], [before, false]] as const) {
+        for (const atEnd of [true, false]) {
+          const now = atEnd ? base + typed : typed + base;
+          const verdict = judgeAfterInput(now, before, expected, start, end, replacement.length, 'execCommand');
+          expect(verdict).toEqual(took ? { status: 'applied', strategy: 'execCommand', at: start + (atEnd ? 0 : typed.length) } : { status: 'interrupted' });
+        }
+      }
+    }
   });
 
   it('examples: typing after the sentence, before it, and into it', () => {

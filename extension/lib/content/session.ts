@@ -237,8 +237,13 @@ export class PageSession {
       });
       return;
     }
+    // Editors such as Ace draw their own text over a hidden field: a mirror of that field shows nothing.
+    const unseen = tracked.target.kind === 'field' && !shownOnPage(tracked.target.element);
+    const drawn = unseen
+      ? ` labelled AI: this editor shows its text over a hidden field, so ${count === 1 ? 'it cannot be' : 'they cannot be'} highlighted here (see the side panel)`
+      : ` labelled AI ${count === 1 ? 'is' : 'are'} highlighted`;
     this.#toast.show(`${verdict} is in sentences labelled AI`, {
-      detail: `${checked}${count} sentence${count === 1 ? '' : 's'} labelled AI ${count === 1 ? 'is' : 'are'} highlighted${ignored}${tracked.edited ? ' (as checked; edited since)' : ''}.`,
+      detail: `${checked}${count} sentence${count === 1 ? '' : 's'}${drawn}${ignored}${tracked.edited ? ' (as checked; edited since)' : ''}.`,
       note: SIGNALS_NOT_PROOF,
       legend: true,
       actions: [review, this.#dismiss()],
@@ -754,6 +759,12 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
   // Left for the frame probe, a rollback and the answer's way back.
   const budgetMs = Math.min(APPLY_LIMITS.budgetMs, deadline - Date.now() - APPLY_LIMITS.frameMs - 3000);
   return budgetMs >= 1000 ? { ...APPLY_LIMITS, budgetMs } : undefined;
+}
+
+/** Whether a field is drawn where a writer can see it (not an editor's hidden input field). */
+function shownOnPage(field: HTMLElement): boolean {
+  const rect = field.getBoundingClientRect();
+  return rect.width >= 8 && rect.height >= 8 && getComputedStyle(field).opacity !== '0';
 }
 
 /** What undo keeps of an accept in this target's editor: for an API-driven family, whether the page-world script reaches its API. */
