@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { highlightedTexts, overlayMarks, overlayText, waitForToast } from './page-probes.ts';
+import { cardText, highlightedTexts, overlayMarks, overlayText, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES } from './pages/text.ts';
 
 /**
@@ -129,4 +129,55 @@ test('contenteditable: after any edits (typing, deleting, new paragraphs) every 
     }),
     { numRuns: 12 },
   );
+});
+
+test('textarea with a long document: the mirror is built down to the view first, then whole; marks far down sit in the field when it scrolls there', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  const paragraphs = 1000;
+  await field.evaluate((element: HTMLTextAreaElement, count) => {
+    element.style.height = '240px';
+    element.value = Array.from({ length: count }, () => element.value).join('\n\n');
+    // Checked while scrolled to the middle: the blocks above the view are laid out too.
+    element.setSelectionRange(0, 0);
+    element.focus({ preventScroll: true });
+    element.scrollTop = element.scrollHeight / 2;
+  }, paragraphs);
+  await stack.run(page, 'detector');
+  await waitForToast(page, /words of the team's detector balance/);
+  await page.locator('redline-toast').getByRole('button', { name: 'Check', exact: true }).click();
+  await waitForToast(page, new RegExp(`${(2 * paragraphs).toLocaleString('en')} sentences labelled AI`));
+  const marksInField = () =>
+    page.evaluate(() => {
+      const field = document.querySelector('#field')!.getBoundingClientRect();
+      const marks = [...document.querySelector('redline-overlay')!.shadowRoot!.querySelectorAll('mark')];
+      return marks.filter((mark) => {
+        const rect = mark.getBoundingClientRect();
+        return rect.bottom > field.top && rect.top < field.bottom;
+      }).length;
+    });
+  expect(await marksInField()).toBeGreaterThan(0);
+
+  const value = await field.inputValue();
+  await expect.poll(() => overlayText(page), { timeout: 15_000 }).toBe(value);
+  expect(await overlayMarks(page)).toEqual(Array.from({ length: paragraphs }, () => AI_SENTENCES).flat());
+  // Built whole, the mirror's lines are as high as the field's.
+  const heights = await page.evaluate(() => {
+    const field = document.querySelector<HTMLTextAreaElement>('#field')!;
+    const mirror = document.querySelector('redline-overlay')!.shadowRoot!.querySelector<HTMLElement>('.mirror')!;
+    const style = getComputedStyle(mirror);
+    const content = mirror.firstElementChild as HTMLElement;
+    return { mirror: content.offsetHeight + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom), field: field.scrollHeight, line: parseFloat(getComputedStyle(field).lineHeight) || 20 };
+  });
+  expect(Math.abs(heights.mirror - heights.field)).toBeLessThan(heights.line);
+
+  await field.evaluate((element: HTMLTextAreaElement) => (element.scrollTop = element.scrollHeight));
+  await expect.poll(marksInField).toBeGreaterThan(0);
+  const last = await page.evaluate(() => {
+    const marks = document.querySelector('redline-overlay')!.shadowRoot!.querySelectorAll('mark');
+    const rect = marks[marks.length - 1]!.getClientRects()[0]!;
+    return { x: rect.x + 10, y: rect.y + rect.height / 2 };
+  });
+  await page.mouse.move(last.x, last.y);
+  await expect.poll(() => cardText(page)).toMatch(/Labelled AI by the detector/);
 });

@@ -7,6 +7,8 @@ import { LiveDomText } from '../../extension/lib/content/live-text.ts';
 import { diffText, remapSpans } from '../../extension/lib/content/remap.ts';
 import { fieldTarget, type DomTarget } from '../../extension/lib/content/target.ts';
 import { CONTENTEDITABLE } from '../../extension/lib/content/editors.ts';
+import { aiLevel } from '../../extension/lib/content/styles.ts';
+import { fieldText } from '../../extension/lib/content/field-text.ts';
 
 /**
  * The incremental paths against a fresh build: the editor's text model patched from its
@@ -99,6 +101,27 @@ describe('the editor text model patched from mutations', () => {
  * the last ends a line (so blocks break lines only where the field does). How the lines are
  * grouped into blocks may differ between a patched and a fresh mirror.
  */
+/**
+ * The marks a mirror of the field's `value` must show for `spans` (offsets in the captured
+ * text): each span after the previous one, touching pieces of one style read as one.
+ */
+function expectedMarks(value: string, captured: HighlightSpan[]): [number, string, string][] {
+  const offsets = fieldText(value);
+  const text = value;
+  const spans = captured.map((span) => ({ ...span, start: offsets.toValue(span.start), end: offsets.toValue(span.end, true) }));
+  const marks: [number, string, string][] = [];
+  let end = 0;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    if (span.start < end || span.start === span.end) continue;
+    end = span.end;
+    const name = aiLevel(span.score).name;
+    const last = marks.at(-1);
+    if (last && last[0] + last[1].length === span.start && last[2] === name) last[1] += text.slice(span.start, span.end);
+    else marks.push([span.start, text.slice(span.start, span.end), name]);
+  }
+  return marks;
+}
+
 function describe_(mirror: Element) {
   const marks: [number, string, string][] = [];
   let offset = 0;
@@ -122,12 +145,35 @@ function mirrorOf(): Element {
   return hosts[hosts.length - 1]!.shadowRoot!.querySelector('.mirror')!;
 }
 
+/**
+ * happy-dom lays nothing out: here every block of the mirror is 10 px high and the field shows
+ * `blocks` of them, scrolled down by `above` blocks, so a draw builds only the blocks down to a
+ * screen below the view (those more than a screen above it plain) and the edits that follow
+ * fall in plain blocks, in blocks with marks and past the blocks built.
+ */
+function fakeLayout(blocks: number, above: number): () => void {
+  const prototype = HTMLElement.prototype;
+  const saved = (['offsetHeight', 'offsetTop', 'clientHeight', 'scrollTop'] as const).map((name) => [name, Object.getOwnPropertyDescriptor(prototype, name)] as const);
+  Object.defineProperty(prototype, 'scrollTop', { configurable: true, get: () => above * 10, set: () => {} });
+  Object.defineProperty(prototype, 'offsetHeight', { configurable: true, get: () => 10 });
+  Object.defineProperty(prototype, 'offsetTop', { configurable: true, get(this: HTMLElement) { return this.parentElement ? [...this.parentElement.children].indexOf(this) * 10 : 0; } });
+  Object.defineProperty(prototype, 'clientHeight', { configurable: true, get: () => blocks * 10 });
+  return () => {
+    for (const [name, descriptor] of saved) {
+      if (descriptor) Object.defineProperty(prototype, name, descriptor);
+      else delete (prototype as unknown as Record<string, unknown>)[name];
+    }
+  };
+}
+
 describe('the textarea mirror patched edit by edit', () => {
-  it('is the mirror a full draw of the remapped spans builds, after any edits', () => {
+  it('is the mirror a full draw of the remapped spans builds, after any edits, whether the draw built every block or only those in view', () => {
     const sentences = fc.array(fc.tuple(words(5), fc.boolean(), fc.double({ min: 0.5, max: 1, noNaN: true })), { minLength: 1, maxLength: 10 });
     const edits = fc.array(fc.record({ at: fc.nat(), removed: fc.integer({ min: 0, max: 8 }), inserted: words(3) }), { minLength: 1, maxLength: 12 });
     fc.assert(
-      fc.property(sentences, edits, fc.integer({ min: 1, max: 12 }), (parts, sequence, blockSize) => {
+      fc.property(sentences, edits, fc.integer({ min: 1, max: 12 }), fc.constantFrom(0, 1, 3), fc.constantFrom(0, 4), (parts, sequence, blockSize, blocksInView, blocksAbove) => {
+        const restoreLayout = blocksInView ? fakeLayout(blocksInView, blocksAbove) : () => {};
+        try {
         let text = '';
         let spans: HighlightSpan[] = [];
         parts.forEach(([part, labelled, score], index) => {
@@ -151,14 +197,20 @@ describe('the textarea mirror patched edit by edit', () => {
           patched.draw(spans, edit);
           text = next;
         }
+        patched.buildAll();
         const patchedMirror = describe_(mirrorOf());
         const fresh = new FieldHighlighter(fieldTarget(field), blockSize);
         fresh.draw(spans);
+        fresh.buildAll();
         expect(patchedMirror).toEqual(describe_(mirrorOf()));
         expect(patchedMirror.text).toBe(`${text}\u200b`);
+        expect(patchedMirror.marks).toEqual(expectedMarks(text, spans));
         expect(patchedMirror.blocksEndLines).toBe(true);
         patched.dispose();
         fresh.dispose();
+        } finally {
+          restoreLayout();
+        }
       }),
       { numRuns: 300 },
     );

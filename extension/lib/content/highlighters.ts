@@ -259,11 +259,24 @@ export class FieldHighlighter implements Highlighter {
   /** The spans drawn, in order and not overlapping. */
   #drawn: HighlightSpan[] = [];
   /**
-   * The mirror's blocks, each a run of whole lines (its own inline layout, so an edit relays
-   * out one block, not the whole text), and where each starts in the text.
+   * Where each of the mirror's blocks starts in the text: a block is a run of whole lines (its
+   * own inline layout, so an edit relays out one block, not the whole text).
+   */
+  #lineStarts: number[] = [];
+  /**
+   * The blocks built so far, from the first on: a draw builds those down to a screen below the
+   * field's view, so a very long text shows its first highlights at the cost of the part above
+   * and in view; the rest follow as the field scrolls and when the page is idle.
    */
   #lines: HTMLElement[] = [];
-  #lineStarts: number[] = [];
+  /**
+   * Blocks more than a screen above the view are built as plain text first: they are laid out
+   * only so the blocks below sit where the field shows their lines, and plain text lays out at
+   * a fraction of the cost of text with marks. They get their marks as they come into view and
+   * when the page is idle.
+   */
+  readonly #plain = new Set<HTMLElement>();
+  #idle = 0;
   /** The marks of each drawn span, by result item index (a span across lines has one per line). */
   readonly #marks = new Map<number, HTMLElement[]>();
   /** The field's value, as the mirror shows it. */
@@ -299,7 +312,10 @@ export class FieldHighlighter implements Highlighter {
       // The field's own scrolling is followed directly; the page's moves the mirror.
       if (event.target !== field) this.#schedule('position', () => this.#position());
     };
-    const syncScroll = () => this.#scrollTo(field.scrollTop, field.scrollLeft);
+    const syncScroll = () => {
+      this.#scrollTo(field.scrollTop, field.scrollLeft);
+      this.#buildInView();
+    };
     field.addEventListener('scroll', syncScroll, { passive: true });
     const resize = new ResizeObserver(restyle);
     resize.observe(field);
@@ -314,6 +330,7 @@ export class FieldHighlighter implements Highlighter {
       () => window.visualViewport?.removeEventListener('resize', restyle),
       () => cancelAnimationFrame(this.#frames.style),
       () => cancelAnimationFrame(this.#frames.position),
+      () => this.#cancelIdle(),
     );
   }
 
@@ -366,6 +383,8 @@ export class FieldHighlighter implements Highlighter {
 
   #copyStyle(): void {
     this.#writeStyle(this.#readField());
+    // Lines wrap anew at another width: the blocks built may no longer reach below the view.
+    this.#buildInView();
   }
 
   #position(): void {
@@ -388,23 +407,126 @@ export class FieldHighlighter implements Highlighter {
       this.#text = this.target.element.value;
       this.#drawn = drawable(spans);
       this.#marks.clear();
+      this.#plain.clear();
       this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
-      this.#lines = this.#lineStarts.map((start, line) => this.#buildLine(start, this.#lineStarts[line + 1] ?? this.#text.length));
-      this.#content.replaceChildren(...this.#lines);
+      this.#lines = [];
+      this.#content.replaceChildren();
       this.#writeStyle(geometry);
+      this.#buildInView();
     });
+  }
+
+  /**
+   * Builds blocks until they reach a screen below the field's view, plain while they end more
+   * than a screen above it, and gives the blocks from a screen above to a screen below their
+   * marks. Each round lays out what it added (one read of layout) and adds as many blocks as
+   * the average height so far says are missing.
+   */
+  #buildInView(): void {
+    if (!this.#host.isConnected) return;
+    const field = this.target.element;
+    const top = field.scrollTop - field.clientHeight;
+    const bottom = field.scrollTop + 2 * field.clientHeight;
+    let reached = this.#builtHeight();
+    while (this.#lines.length < this.#lineStarts.length && reached <= bottom) {
+      const average = this.#lines.length && reached > 0 ? reached / this.#lines.length : 0;
+      const plain = reached < top;
+      this.#buildBlocks(average ? Math.ceil(((plain ? top : bottom) - reached) / average) + 1 : 1, plain);
+      reached = this.#builtHeight();
+    }
+    this.#markBetween(top, bottom);
+    this.#scheduleIdle();
+  }
+
+  /** Gives the plain blocks that reach into [top, bottom] their marks (reads layout first, then writes). */
+  #markBetween(top: number, bottom: number): void {
+    if (this.#plain.size === 0) return;
+    const lines = this.#lines;
+    const first = firstIndex(lines, (line) => line.offsetTop + line.offsetHeight > top);
+    const last = firstIndex(lines, (line) => line.offsetTop > bottom, first);
+    for (let line = first; line < last; line++) if (this.#plain.has(lines[line]!)) this.#mark(line);
+  }
+
+  /** Rebuilds the plain block `line` with its marks. */
+  #mark(line: number): void {
+    const old = this.#lines[line]!;
+    const block = this.#buildLine(this.#lineStarts[line]!, this.#lineStarts[line + 1] ?? this.#text.length);
+    old.replaceWith(block);
+    this.#plain.delete(old);
+    this.#lines[line] = block;
+  }
+
+  /** How far down the blocks built so far reach (a read of layout). */
+  #builtHeight(): number {
+    const last = this.#lines.at(-1);
+    return last ? last.offsetTop + last.offsetHeight : 0;
+  }
+
+  /** Builds the next `count` blocks (at most as many as are left), `plain` or with their marks. */
+  #buildBlocks(count: number, plain = false): void {
+    const starts = this.#lineStarts;
+    const built: HTMLElement[] = [];
+    for (let line = this.#lines.length; line < starts.length && built.length < count; line++) {
+      const block = this.#buildLine(starts[line]!, starts[line + 1] ?? this.#text.length, plain);
+      if (plain) this.#plain.add(block);
+      built.push(block);
+      this.#lines.push(block);
+    }
+    this.#content.append(...built);
+  }
+
+  /** Builds the blocks down to the one that holds `offset`, that one and those before it up to `from` with their marks. */
+  #buildThrough(from: number, offset: number): void {
+    const lineOf = (at: number) => Math.max(0, firstIndex(this.#lineStarts, (start) => start > at) - 1);
+    const line = lineOf(offset);
+    if (line >= this.#lines.length) this.#buildBlocks(line + 1 - this.#lines.length);
+    for (let at = lineOf(from); at <= line; at++) if (this.#plain.has(this.#lines[at]!)) this.#mark(at);
+  }
+
+  /** The blocks not built yet are built when the page is idle, a few at a time, each laid out then. */
+  #scheduleIdle(): void {
+    if (this.#idle || this.#complete()) return;
+    const build = (deadline?: IdleDeadline) => {
+      this.#idle = 0;
+      do {
+        const plain = this.#plain.values().next().value;
+        if (plain) this.#mark(this.#lines.indexOf(plain));
+        else this.#buildBlocks(1);
+        void this.#content.offsetHeight;
+      } while (!this.#complete() && (deadline?.timeRemaining() ?? 0) > 2);
+      this.#scheduleIdle();
+    };
+    this.#idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(build) : window.setTimeout(build, 20);
+  }
+
+  #cancelIdle(): void {
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.#idle);
+    else clearTimeout(this.#idle);
+    this.#idle = 0;
+  }
+
+  /** Every block is built, with its marks. */
+  #complete(): boolean {
+    return this.#lines.length === this.#lineStarts.length && this.#plain.size === 0;
+  }
+
+  /** Builds every block of the mirror now (a test's way to compare it with another whole one). */
+  buildAll(): void {
+    this.#cancelIdle();
+    this.#buildBlocks(Infinity);
+    for (let line = 0; this.#plain.size > 0 && line < this.#lines.length; line++) if (this.#plain.has(this.#lines[line]!)) this.#mark(line);
   }
 
   /**
    * The block for the line [start, end) of the text, its line break included. The last line
    * gets a zero-width space so that, after a trailing newline, it takes up a line as in the field.
    */
-  #buildLine(start: number, end: number): HTMLElement {
+  #buildLine(start: number, end: number, plain = false): HTMLElement {
     const text = this.#text;
     const block = document.createElement('div');
     const drawn = this.#drawn;
     let cursor = start;
-    for (let i = firstIndex(drawn, (span) => span.end > start); i < drawn.length && drawn[i]!.start < end; i++) {
+    for (let i = plain ? drawn.length : firstIndex(drawn, (span) => span.end > start); i < drawn.length && drawn[i]!.start < end; i++) {
       const span = drawn[i]!;
       const from = Math.max(span.start, start);
       const to = Math.min(span.end, end);
@@ -414,7 +536,7 @@ export class FieldHighlighter implements Highlighter {
       mark.textContent = text.slice(from, to);
       block.append(mark);
       const marks = this.#marks.get(span.index);
-      if (marks && from > span.start) marks.push(mark);
+      if (marks) marks.push(mark);
       else this.#marks.set(span.index, [mark]);
       cursor = to;
     }
@@ -459,6 +581,8 @@ export class FieldHighlighter implements Highlighter {
     const starts = this.#lineStarts;
     const firstLine = firstIndex(starts, (start) => start > from) - 1;
     const lastLine = Math.max(firstLine, firstIndex(starts, (start) => start > to) - 1);
+    // The edit reaches blocks not built yet: the mirror is drawn anew, down to the view.
+    if (lastLine >= this.#lines.length) return false;
     const blockStart = starts[firstLine]!;
     // The lines' end in the new text: the edit lies before it, so it moved by the edit's length.
     const blockEnd = (starts[lastLine + 1] ?? this.#text.length) + delta;
@@ -469,7 +593,10 @@ export class FieldHighlighter implements Highlighter {
     const newStarts = blockStarts(text, blockStart, blockEnd, this.blockCharacters, lastLine === starts.length - 1);
     const newLines = newStarts.map((start, i) => this.#buildLine(start, newStarts[i + 1] ?? blockEnd));
     this.#lines[firstLine]!.before(...newLines);
-    for (let line = firstLine; line <= lastLine; line++) this.#lines[line]!.remove();
+    for (let line = firstLine; line <= lastLine; line++) {
+      this.#lines[line]!.remove();
+      this.#plain.delete(this.#lines[line]!);
+    }
     this.#lines.splice(firstLine, lastLine - firstLine + 1, ...newLines);
     for (let line = lastLine + 1; line < starts.length; line++) starts[line]! += delta;
     starts.splice(firstLine, lastLine - firstLine + 1, ...newStarts);
@@ -487,7 +614,7 @@ export class FieldHighlighter implements Highlighter {
     if (removed.includes('\n') || inserted.includes('\n')) return false;
     const starts = this.#lineStarts;
     const line = firstIndex(starts, (start) => start > edit.start) - 1;
-    if (line < 0) return false;
+    if (line < 0 || line >= this.#lines.length) return false;
     let cursor = starts[line]!;
     for (const child of this.#lines[line]!.childNodes) {
       const length = child.textContent!.length;
@@ -509,9 +636,22 @@ export class FieldHighlighter implements Highlighter {
     const fieldRect = this.target.element.getBoundingClientRect();
     if (x < fieldRect.left || x > fieldRect.right || y < fieldRect.top || y > fieldRect.bottom) return undefined;
     for (const span of this.#drawn) {
-      if (this.#marks.get(span.index)?.some((mark) => pointInRects([...mark.getClientRects()], x, y))) return span;
+      if (this.#marksOf(span).some((mark) => pointInRects([...mark.getClientRects()], x, y))) return span;
     }
     return undefined;
+  }
+
+  /**
+   * The marks of a span in the mirror now, in order: a span across blocks has one per block,
+   * and a block that was rebuilt or given its marks left its old ones behind.
+   */
+  #marksOf(span: HighlightSpan): HTMLElement[] {
+    const marks = this.#marks.get(span.index);
+    if (!marks) return [];
+    const live = marks.filter((mark) => mark.isConnected);
+    if (live.length > 1) live.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    this.#marks.set(span.index, live);
+    return live;
   }
 
   spanAtCaret(): HighlightSpan | undefined {
@@ -522,13 +662,13 @@ export class FieldHighlighter implements Highlighter {
   }
 
   rectOf(span: HighlightSpan): DOMRect | undefined {
-    return this.#marks.get(span.index)?.[0]?.getBoundingClientRect();
+    return this.#marksOf(span)[0]?.getBoundingClientRect();
   }
 
   rectsOf(span: HighlightSpan): DOMRect[] {
     // Only what shows inside the field: the mirror clips the rest.
     const field = this.target.element.getBoundingClientRect();
-    return (this.#marks.get(span.index) ?? [])
+    return this.#marksOf(span)
       .flatMap((mark) => [...mark.getClientRects()])
       .filter((rect) => rect.bottom > field.top && rect.top < field.bottom);
   }
@@ -539,7 +679,8 @@ export class FieldHighlighter implements Highlighter {
     field.scrollIntoView({ block: 'center', behavior: 'instant' });
     field.focus({ preventScroll: true });
     field.setSelectionRange(span.start, span.end);
-    const mark = this.#marks.get(span.index)?.[0];
+    this.#buildThrough(span.start, span.end);
+    const mark = this.#marksOf(span)[0];
     if (mark && field instanceof HTMLTextAreaElement) {
       field.scrollTop = Math.max(0, mark.offsetTop - field.clientHeight / 3);
     }
@@ -547,11 +688,13 @@ export class FieldHighlighter implements Highlighter {
   }
 
   clear(): void {
+    this.#cancelIdle();
     this.#spans = [];
     this.#drawn = [];
     this.#lines = [];
     this.#lineStarts = [];
     this.#marks.clear();
+    this.#plain.clear();
     this.#content.replaceChildren();
     this.#host.remove();
   }

@@ -243,7 +243,7 @@ export class PageSession {
       ? ` labelled AI: this editor shows its text over a hidden field, so ${count === 1 ? 'it cannot be' : 'they cannot be'} highlighted here (see the side panel)`
       : ` labelled AI ${count === 1 ? 'is' : 'are'} highlighted`;
     this.#toast.show(`${verdict} is in sentences labelled AI`, {
-      detail: `${checked}${count} sentence${count === 1 ? '' : 's'}${drawn}${ignored}${tracked.edited ? ' (as checked; edited since)' : ''}.`,
+      detail: `${checked}${count.toLocaleString()} sentence${count === 1 ? '' : 's'}${drawn}${ignored}${tracked.edited ? ' (as checked; edited since)' : ''}.`,
       note: SIGNALS_NOT_PROOF,
       legend: true,
       actions: [review, this.#dismiss()],
