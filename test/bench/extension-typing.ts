@@ -157,13 +157,13 @@ async function main(): Promise<void> {
       toast = await waitForToast(page, /sentences? labelled AI/);
       await page.waitForTimeout(300);
     });
-    const draw = measures(events, 'redline:draw')[0];
+    // The session's measure of the whole first draw holds the highlighter's own: the longest is the whole.
+    const draw = measures(events, 'redline:draw').sort((a, b) => b.duration - a.duration)[0];
     if (PROFILE && draw) {
       const mark = events.find((event) => event.name === 'redline:draw')!;
       const toPaint = toFirstPaint(events, draw) ?? draw.duration;
       console.log(`\nFirst draw: self time on the main thread from redline:draw to the first paint after it (${toPaint.toFixed(1)} ms)`);
       for (const { name, ms } of topEvents(events, { pid: mark.pid, tid: mark.tid }, draw.start, draw.start + toPaint * 1000)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
-      for (const event of events.filter((event) => event.name === 'Layout' && event.pid === mark.pid && event.ts >= draw.start && event.ts < draw.start + toPaint * 1000)) console.log('  Layout', ((event.dur ?? 0) / 1000).toFixed(1), 'ms', JSON.stringify(event.args));
     }
     return { labelled: Number(/(\d[\d,]*) sentences? labelled AI/.exec(toast)![1]!.replaceAll(',', '')), draw: draw?.duration, toPaint: draw && toFirstPaint(events, draw) };
   }

@@ -131,7 +131,7 @@ test('contenteditable: after any edits (typing, deleting, new paragraphs) every 
   );
 });
 
-test('textarea with a long document: the mirror is built down to the view first, then whole; marks far down sit in the field when it scrolls there', async ({ page, stack }) => {
+test('textarea with a long document: marks come first around the view, then everywhere; marks far down sit in the field when it scrolls there', async ({ page, stack }) => {
   await page.goto(`${stack.pagesUrl}/plain.html`);
   const field = page.locator('#field');
   const paragraphs = 1000;
@@ -160,7 +160,8 @@ test('textarea with a long document: the mirror is built down to the view first,
 
   const value = await field.inputValue();
   await expect.poll(() => overlayText(page), { timeout: 15_000 }).toBe(value);
-  expect(await overlayMarks(page)).toEqual(Array.from({ length: paragraphs }, () => AI_SENTENCES).flat());
+  const everySentence = Array.from({ length: paragraphs }, () => AI_SENTENCES).flat();
+  await expect.poll(() => overlayMarks(page), { timeout: 15_000 }).toEqual(everySentence);
   // Built whole, the mirror's lines are as high as the field's.
   const heights = await page.evaluate(() => {
     const field = document.querySelector<HTMLTextAreaElement>('#field')!;
@@ -180,4 +181,27 @@ test('textarea with a long document: the mirror is built down to the view first,
   });
   await page.mouse.move(last.x, last.y);
   await expect.poll(() => cardText(page)).toMatch(/Labelled AI by the detector/);
+});
+
+test('textarea: the mirror laid out while a check runs is dropped when the check fails, and set aside when the text changed before the result', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  await field.click();
+  const faults = (body: unknown) => fetch(`${stack.doubleUrl}/__control/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const overlays = () => page.evaluate(() => document.querySelectorAll('redline-overlay').length);
+
+  await faults([{ fault: { kind: 'status', status: 502 }, times: 2 }]);
+  await stack.run(page, 'detector');
+  await waitForToast(page, /stopped this check safely/);
+  expect(await overlays()).toBe(0);
+
+  await faults([{ fault: { kind: 'delay', delayMs: 1500 }, times: 1 }]);
+  await field.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(0, 0));
+  await stack.run(page, 'detector');
+  await expect.poll(overlays).toBe(1);
+  await page.keyboard.type('Typed while it ran. ');
+  await waitForToast(page, /2 sentences labelled AI/);
+  expect(await overlays()).toBe(1);
+  expect(await overlayText(page)).toBe(await field.inputValue());
+  expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
 });

@@ -276,6 +276,8 @@ export class FieldHighlighter implements Highlighter {
    * when the page is idle.
    */
   readonly #plain = new Set<HTMLElement>();
+  /** Prepared while a check runs: the blocks are built plain, and marked when the spans come. */
+  #awaitingSpans = false;
   #idle = 0;
   /** The marks of each drawn span, by result item index (a span across lines has one per line). */
   readonly #marks = new Map<number, HTMLElement[]>();
@@ -286,7 +288,7 @@ export class FieldHighlighter implements Highlighter {
   readonly #frames = { style: 0, position: 0 };
 
   constructor(
-    private readonly target: FieldTarget,
+    readonly target: FieldTarget,
     /** About this many characters of whole lines go into one block of the mirror. */
     private readonly blockCharacters = 1500,
   ) {
@@ -401,6 +403,12 @@ export class FieldHighlighter implements Highlighter {
     this.#mapped = mapped;
     this.#spans = spans;
     if (edit && this.#host.isConnected && this.#lines.length > 0 && this.#patch(edit)) return;
+    if (!edit && this.#awaitingSpans) this.#drawPrepared(spans);
+    else this.#drawAnew(spans);
+  }
+
+  /** Spans in value offsets. */
+  #drawAnew(spans: readonly HighlightSpan[]): void {
     measured('redline:draw', () => {
       const geometry = this.#readField();
       if (!this.#host.isConnected) document.documentElement.append(this.#host);
@@ -417,13 +425,45 @@ export class FieldHighlighter implements Highlighter {
   }
 
   /**
+   * Lays out the field's text in the mirror, as plain blocks when the page is idle, while a
+   * check runs: when its spans come, only the blocks around the view are given marks before
+   * the first paint, however long the text.
+   */
+  prepare(): void {
+    const geometry = this.#readField();
+    if (!this.#host.isConnected) document.documentElement.append(this.#host);
+    this.#awaitingSpans = true;
+    this.#text = this.target.element.value;
+    this.#drawn = [];
+    this.#marks.clear();
+    this.#plain.clear();
+    this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
+    this.#lines = [];
+    this.#content.replaceChildren();
+    this.#writeStyle(geometry);
+    this.#scheduleIdle();
+  }
+
+  /** The first draw over a prepared mirror: kept if it shows the field's text, else drawn anew. */
+  #drawPrepared(spans: readonly HighlightSpan[]): void {
+    this.#awaitingSpans = false;
+    if (this.#text !== this.target.element.value || !this.#host.isConnected) return this.#drawAnew(spans);
+    measured('redline:draw', () => {
+      this.#drawn = drawable(spans);
+      this.#marks.clear();
+      this.#writeStyle(this.#readField());
+      this.#buildInView();
+    });
+  }
+
+  /**
    * Builds blocks until they reach a screen below the field's view, plain while they end more
    * than a screen above it, and gives the blocks from a screen above to a screen below their
    * marks. Each round lays out what it added (one read of layout) and adds as many blocks as
    * the average height so far says are missing.
    */
   #buildInView(): void {
-    if (!this.#host.isConnected) return;
+    if (!this.#host.isConnected || this.#awaitingSpans) return;
     const field = this.target.element;
     const top = field.scrollTop - field.clientHeight;
     const bottom = field.scrollTop + 2 * field.clientHeight;
@@ -490,8 +530,8 @@ export class FieldHighlighter implements Highlighter {
       this.#idle = 0;
       do {
         const plain = this.#plain.values().next().value;
-        if (plain) this.#mark(this.#lines.indexOf(plain));
-        else this.#buildBlocks(1);
+        if (plain && !this.#awaitingSpans) this.#mark(this.#lines.indexOf(plain));
+        else this.#buildBlocks(1, this.#awaitingSpans);
         void this.#content.offsetHeight;
       } while (!this.#complete() && (deadline?.timeRemaining() ?? 0) > 2);
       this.#scheduleIdle();
@@ -507,7 +547,7 @@ export class FieldHighlighter implements Highlighter {
 
   /** Every block is built, with its marks. */
   #complete(): boolean {
-    return this.#lines.length === this.#lineStarts.length && this.#plain.size === 0;
+    return this.#lines.length === this.#lineStarts.length && (this.#plain.size === 0 || this.#awaitingSpans);
   }
 
   /** Builds every block of the mirror now (a test's way to compare it with another whole one). */
@@ -689,6 +729,7 @@ export class FieldHighlighter implements Highlighter {
 
   clear(): void {
     this.#cancelIdle();
+    this.#awaitingSpans = false;
     this.#spans = [];
     this.#drawn = [];
     this.#lines = [];

@@ -83,6 +83,8 @@ export class PageSession {
    * the original it replaced. A span an edit touches is dropped (it was edited since).
    */
   #accepted = new Map<number, { span: Span; original: string; replacement: string }>();
+  /** A field's mirror, laid out while its check runs (see FieldHighlighter.prepare). */
+  #prepared: FieldHighlighter | undefined;
 
   async run(product: ProductName): Promise<void> {
     const settings = await getSettings();
@@ -174,13 +176,17 @@ export class PageSession {
       editor: { name: target.family.name, ...undoOf(target) },
       ...(target.kind === 'page' ? { scope: 'page' as const, title: (target as PageTarget).title.slice(0, 300) } : {}),
     };
+    const prepared = product !== 'humanizer' && target.kind === 'field' ? this.#prepare(target as FieldTarget) : undefined;
     let reply: CheckReply;
     try {
       reply = (await browser.runtime.sendMessage(request)) as CheckReply;
     } catch {
       reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
     }
-    if (!reply.ok) return this.#showError(reply.error, () => void this.#send(product, target, text, words, settings));
+    if (!reply.ok) {
+      if (prepared) this.#takePrepared(target)?.dispose();
+      return this.#showError(reply.error, () => void this.#send(product, target, text, words, settings));
+    }
     await this.#showResult(product, target, text, reply);
   }
 
@@ -265,7 +271,10 @@ export class PageSession {
     let highlighter: Tracked['highlighter'];
     if (check.product !== 'humanizer') {
       const kind = check.product === 'detector' ? 'ai' : 'source';
-      highlighter = check.target.kind === 'field' ? new FieldHighlighter(check.target as FieldTarget) : new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText);
+      highlighter =
+        check.target.kind === 'field'
+          ? (this.#takePrepared(check.target) ?? new FieldHighlighter(check.target as FieldTarget))
+          : new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText);
       highlighter.draw(check.spans as HighlightSpan[]);
     }
     const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };
@@ -689,6 +698,23 @@ export class PageSession {
       }
     }
     return outcomes;
+  }
+
+  /** Lays out the field's text while its check runs, so the highlights come at the cost of the view. */
+  #prepare(target: FieldTarget): FieldHighlighter {
+    this.#prepared?.dispose();
+    this.#prepared = new FieldHighlighter(target);
+    this.#prepared.prepare();
+    return this.#prepared;
+  }
+
+  /** The mirror prepared for this target's field, if it is the last one prepared; any other is disposed. */
+  #takePrepared(target: Target): FieldHighlighter | undefined {
+    const prepared = this.#prepared;
+    this.#prepared = undefined;
+    if (prepared?.target.element === target.element) return prepared;
+    prepared?.dispose();
+    return undefined;
   }
 
   #untrack(product: ProductName): void {
