@@ -179,8 +179,14 @@ test('textarea with a long document: marks come first around the view, then ever
     const rect = marks[marks.length - 1]!.getClientRects()[0]!;
     return { x: rect.x + 10, y: rect.y + rect.height / 2 };
   });
-  await page.mouse.move(last.x, last.y);
-  await expect.poll(() => cardText(page)).toMatch(/Labelled AI by the detector/);
+  // The pointer wiggles as a hand's would: a caret update that lands at the same moment takes the card's turn.
+  let wiggle = 0;
+  await expect
+    .poll(async () => {
+      await page.mouse.move(last.x + (wiggle++ % 3), last.y);
+      return cardText(page);
+    })
+    .toMatch(/Labelled AI by the detector/);
 });
 
 test('textarea: the mirror laid out while a check runs is dropped when the check fails, and set aside when the text changed before the result', async ({ page, stack }) => {

@@ -257,7 +257,7 @@ export class FieldHighlighter implements Highlighter {
   readonly #cleanup: (() => void)[] = [];
   #spans: readonly HighlightSpan[] = [];
   /** The spans drawn, in order and not overlapping. */
-  #drawn: HighlightSpan[] = [];
+  #drawn: readonly HighlightSpan[] = [];
   /**
    * Where each of the mirror's blocks starts in the text: a block is a run of whole lines (its
    * own inline layout, so an edit relays out one block, not the whole text).
@@ -648,28 +648,46 @@ export class FieldHighlighter implements Highlighter {
    * patched in place, so the browser lays out that block again but creates and styles no
    * element. False when the edit crosses a line break or a mark; then the block is rebuilt.
    */
-  #patchText(edit: TextEdit, text: string, drawn: HighlightSpan[]): boolean {
+  #patchText(edit: TextEdit, text: string, drawn: readonly HighlightSpan[]): boolean {
     const removed = this.#text.slice(edit.start, edit.start + edit.removed);
     const inserted = text.slice(edit.start, edit.start + edit.inserted);
     if (removed.includes('\n') || inserted.includes('\n')) return false;
     const starts = this.#lineStarts;
     const line = firstIndex(starts, (start) => start > edit.start) - 1;
     if (line < 0 || line >= this.#lines.length) return false;
-    let cursor = starts[line]!;
-    for (const child of this.#lines[line]!.childNodes) {
-      const length = child.textContent!.length;
-      if (child instanceof Text && cursor <= edit.start && edit.start + edit.removed <= cursor + length) {
-        child.replaceData(edit.start - cursor, edit.removed, inserted);
-        const delta = edit.inserted - edit.removed;
-        for (let next = line + 1; next < starts.length; next++) starts[next]! += delta;
-        this.#text = text;
-        this.#drawn = drawn;
-        return true;
-      }
-      cursor += length;
-      if (cursor > edit.start) break;
+    const found = this.#textNodeAt(line, edit);
+    if (!found) return false;
+    found.node.replaceData(edit.start - found.at, edit.removed, inserted);
+    const delta = edit.inserted - edit.removed;
+    for (let next = line + 1; next < starts.length; next++) starts[next]! += delta;
+    this.#text = text;
+    this.#drawn = drawn;
+    return true;
+  }
+
+  /**
+   * The text node of block `line` that holds the edit's old region, and where it starts. It
+   * follows the last mark before the edit (the drawn spans say which), or opens the block; a
+   * walk over the block's children is the fallback.
+   */
+  #textNodeAt(line: number, edit: TextEdit): { node: Text; at: number } | undefined {
+    const block = this.#lines[line]!;
+    const blockStart = this.#lineStarts[line]!;
+    const holds = (node: ChildNode | null | undefined, at: number): node is Text =>
+      node instanceof Text && at <= edit.start && edit.start + edit.removed <= at + node.length;
+    const drawn = this.#drawn;
+    const previous = this.#plain.has(block) ? undefined : drawn[firstIndex(drawn, (span) => span.end > edit.start) - 1];
+    if (previous && previous.end > blockStart) {
+      const mark = this.#marksOf(previous).at(-1);
+      if (mark?.parentNode === block && holds(mark.nextSibling, previous.end)) return { node: mark.nextSibling as Text, at: previous.end };
+    } else if (holds(block.firstChild, blockStart)) return { node: block.firstChild as Text, at: blockStart };
+    let at = blockStart;
+    for (const child of block.childNodes) {
+      if (holds(child, at)) return { node: child as Text, at };
+      at += child.textContent!.length;
+      if (at > edit.start) break;
     }
-    return false;
+    return undefined;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {
@@ -698,7 +716,8 @@ export class FieldHighlighter implements Highlighter {
     const field = this.target.element;
     if (document.activeElement !== field || field.selectionStart === null) return undefined;
     const caret = field.selectionStart;
-    return this.#spans.find((span) => contains(span, caret));
+    const span = this.#drawn[firstIndex(this.#drawn, (candidate) => candidate.end > caret)];
+    return span && contains(span, caret) ? span : undefined;
   }
 
   rectOf(span: HighlightSpan): DOMRect | undefined {
@@ -759,8 +778,9 @@ interface FieldGeometry {
   place: FieldPlace;
 }
 
-/** The spans that can be drawn as marks: in order, each after the previous one. */
-function drawable(spans: readonly HighlightSpan[]): HighlightSpan[] {
+/** The spans that can be drawn as marks: in order, each after the previous one (the spans themselves when they are). */
+function drawable(spans: readonly HighlightSpan[]): readonly HighlightSpan[] {
+  if (spans.every((span, i) => i === 0 || span.start >= spans[i - 1]!.end)) return spans;
   const sorted = spans.every((span, i) => i === 0 || span.start >= spans[i - 1]!.start) ? spans : [...spans].sort((a, b) => a.start - b.start);
   const drawn: HighlightSpan[] = [];
   for (const span of sorted) if (span.start >= (drawn.at(-1)?.end ?? 0)) drawn.push(span);
@@ -782,5 +802,11 @@ function blockStarts(text: string, from: number, to: number, size: number, toThe
 
 /** Whether `after` is `before` moved by `delta`, drawn the same way. */
 function sameSpan(before: HighlightSpan, after: HighlightSpan, delta: number): boolean {
-  return before.index === after.index && after.start === before.start + delta && after.end === before.end + delta && before.kind === after.kind && aiLevel(before.score) === aiLevel(after.score);
+  return (
+    before.index === after.index &&
+    after.start === before.start + delta &&
+    after.end === before.end + delta &&
+    before.kind === after.kind &&
+    (before.score === after.score || aiLevel(before.score) === aiLevel(after.score))
+  );
 }
