@@ -42,7 +42,7 @@ export default defineConfig({
     // the fixed extension id for these files to learn that Redline is installed; Firefox already
     // gives every profile its own random extension origin.
     web_accessible_resources: [
-      { resources: ['article.js', 'word-diff.js', 'apply.js'], matches: ['<all_urls>'], ...(browser === 'firefox' ? {} : { use_dynamic_url: true }) },
+      { resources: ['article.js', 'word-diff.js', 'apply.js', 'mirror.js'], matches: ['<all_urls>'], ...(browser === 'firefox' ? {} : { use_dynamic_url: true }) },
     ],
     ...(browser === 'firefox' ? {} : { key: CHROME_PUBLIC_KEY }),
     ...(browser === 'firefox'

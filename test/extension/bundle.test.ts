@@ -40,7 +40,7 @@ describe('the built extension', () => {
     expect(size).toBeLessThanOrEqual(CONTENT_SCRIPT_BUDGET);
   });
 
-  it.each(OUTPUTS)('%s loads Readability and the verified apply on demand, not in the content script', (output) => {
+  it.each(OUTPUTS)('%s loads Readability, the verified apply and the textarea highlighter on demand, not in the content script', (output) => {
     const content = readFileSync(path.join(output, 'content-scripts/content.js'), 'utf8');
     expect(content).not.toContain('readability-page-1');
     expect(readFileSync(path.join(output, 'article.js'), 'utf8')).toContain('readability-page-1');
@@ -50,7 +50,10 @@ describe('the built extension', () => {
       expect(readFileSync(path.join(output, 'apply.js'), 'utf8')).toContain(marker);
     }
     const manifest = JSON.parse(readFileSync(path.join(output, 'manifest.json'), 'utf8'));
-    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js', 'apply.js'] })]);
+    // The textarea highlighter (its mirror element's tag) lives in mirror.js only.
+    expect(content).not.toContain('redline-overlay');
+    expect(readFileSync(path.join(output, 'mirror.js'), 'utf8')).toContain('redline-overlay');
+    expect(manifest.web_accessible_resources).toEqual([expect.objectContaining({ resources: ['article.js', 'word-diff.js', 'apply.js', 'mirror.js'] })]);
     // Chrome: reachable only through the per-session URL, so a page cannot probe for them.
     if (output.includes('chrome')) expect(manifest.web_accessible_resources[0].use_dynamic_url).toBe(true);
   });

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomText } from '../../extension/lib/content/dom-text.ts';
-import { FieldHighlighter, type HighlightSpan } from '../../extension/lib/content/highlighters.ts';
+import { FieldHighlighter } from '../../extension/lib/content/field-highlighter.ts';
+import type { HighlightSpan } from '../../extension/lib/content/highlighters.ts';
 import { LiveDomText } from '../../extension/lib/content/live-text.ts';
 import { diffText, remapSpans } from '../../extension/lib/content/remap.ts';
 import { fieldTarget, type DomTarget } from '../../extension/lib/content/target.ts';

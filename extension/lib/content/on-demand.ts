@@ -13,6 +13,8 @@ export const ON_DEMAND = {
   wordDiff: { file: '/word-diff.js', key: Symbol.for('redline.wordDiff') },
   /** `apply.js`: the verified apply of an accepted suggestion (apply.ts). */
   apply: { file: '/apply.js', key: Symbol.for('redline.apply') },
+  /** `mirror.js`: the highlighter of textareas and inputs (field-highlighter.ts). */
+  mirror: { file: '/mirror.js', key: Symbol.for('redline.mirror') },
 } as const;
 
 export async function onDemand<T>(part: keyof typeof ON_DEMAND): Promise<T> {

@@ -13,8 +13,9 @@ import { documentKey, ignoredSentences, sentenceKey, setIgnored } from './ignore
 import { onDemand } from './on-demand.ts';
 import { loadExtractor, pageTarget, type PageTarget } from './page.ts';
 import { SOURCE_HIGHLIGHT, aiLevel } from './styles.ts';
-import { DomHighlighter, FieldHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
-import { liveText, type LiveDomText, type LiveText } from './live-text.ts';
+import { DomHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
+import type { FieldHighlighter } from './field-highlighter.ts';
+import { LiveDomText, liveText, type LiveText } from './live-text.ts';
 import { measured } from './perf.ts';
 import { diffText, remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
@@ -28,6 +29,20 @@ const PRODUCT_LABEL: Record<ProductName, string> = { detector: 'Checking for AI 
 type TrackedSpan = Span & { index: number };
 
 /** A result kept in step with the page: its spans follow the text as it is edited. */
+/** The textarea highlighter, once loaded (on-demand.ts: it is only needed where a field is checked). */
+let Mirror: typeof FieldHighlighter | undefined;
+
+interface Prepared {
+  target: Target;
+  mirror?: FieldHighlighter;
+  live?: LiveDomText;
+}
+
+function disposePrepared(prepared: Prepared | undefined): void {
+  prepared?.mirror?.dispose();
+  prepared?.live?.dispose();
+}
+
 interface Tracked {
   product: ProductName;
   target: Target;
@@ -83,8 +98,11 @@ export class PageSession {
    * the original it replaced. A span an edit touches is dropped (it was edited since).
    */
   #accepted = new Map<number, { span: Span; original: string; replacement: string }>();
-  /** A field's mirror, laid out while its check runs (see FieldHighlighter.prepare). */
-  #prepared: FieldHighlighter | undefined;
+  /**
+   * What the last check's first draw needs, made ready while the check runs: a field's mirror
+   * (see FieldHighlighter.prepare), an editor's text model (kept current from its mutations).
+   */
+  #prepared: Prepared | undefined;
 
   async run(product: ProductName): Promise<void> {
     const settings = await getSettings();
@@ -176,15 +194,17 @@ export class PageSession {
       editor: { name: target.family.name, ...undoOf(target) },
       ...(target.kind === 'page' ? { scope: 'page' as const, title: (target as PageTarget).title.slice(0, 300) } : {}),
     };
-    const prepared = product !== 'humanizer' && target.kind === 'field' ? this.#prepare(target as FieldTarget) : undefined;
+    const sent = browser.runtime.sendMessage(request) as Promise<CheckReply>;
+    // Without it the first draw only costs more; a reloaded extension is reported by the check itself.
+    const prepared = product !== 'humanizer' ? await this.#prepare(target).catch(() => undefined) : undefined;
     let reply: CheckReply;
     try {
-      reply = (await browser.runtime.sendMessage(request)) as CheckReply;
+      reply = await sent;
     } catch {
       reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
     }
     if (!reply.ok) {
-      if (prepared) this.#takePrepared(target)?.dispose();
+      if (prepared) disposePrepared(this.#takePrepared(target));
       return this.#showError(reply.error, () => void this.#send(product, target, text, words, settings));
     }
     await this.#showResult(product, target, text, reply);
@@ -264,7 +284,8 @@ export class PageSession {
 
   #trackAndDraw(check: Omit<Tracked, 'highlighter' | 'live' | 'unobserve'>): void {
     this.#untrack(check.product);
-    const live = liveText(check.target);
+    const prepared = this.#takePrepared(check.target);
+    const live = prepared?.live ?? liveText(check.target);
     // The text may have changed while the check ran: start from the text as it is now.
     const current = live.text();
     if (current !== check.text) check = { ...check, spans: remapSpans(check.text, current, check.spans), text: current };
@@ -273,9 +294,9 @@ export class PageSession {
       const kind = check.product === 'detector' ? 'ai' : 'source';
       highlighter =
         check.target.kind === 'field'
-          ? (this.#takePrepared(check.target) ?? new FieldHighlighter(check.target as FieldTarget))
+          ? (prepared?.mirror ?? (Mirror && new Mirror(check.target as FieldTarget)))
           : new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText);
-      highlighter.draw(check.spans as HighlightSpan[]);
+      highlighter?.draw(check.spans as HighlightSpan[]);
     }
     const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };
     tracked.unobserve = check.target.observe(() => this.#schedule('resync', () => this.#resync()));
@@ -700,20 +721,29 @@ export class PageSession {
     return outcomes;
   }
 
-  /** Lays out the field's text while its check runs, so the highlights come at the cost of the view. */
-  #prepare(target: FieldTarget): FieldHighlighter {
-    this.#prepared?.dispose();
-    this.#prepared = new FieldHighlighter(target);
-    this.#prepared.prepare();
-    return this.#prepared;
+  /** Makes the first draw's work ready while the check runs, so the highlights come at the cost of the view. */
+  async #prepare(target: Target): Promise<Prepared> {
+    disposePrepared(this.#prepared);
+    this.#prepared = undefined;
+    let prepared: Prepared;
+    if (target.kind === 'field') {
+      Mirror ??= await onDemand<typeof FieldHighlighter>('mirror');
+      const mirror = new Mirror(target as FieldTarget);
+      mirror.prepare();
+      prepared = { target, mirror };
+    } else prepared = { target, live: new LiveDomText(target as DomTarget) };
+    // Another check may have started while the mirror loaded: the last one keeps its own.
+    disposePrepared(this.#prepared);
+    this.#prepared = prepared;
+    return prepared;
   }
 
-  /** The mirror prepared for this target's field, if it is the last one prepared; any other is disposed. */
-  #takePrepared(target: Target): FieldHighlighter | undefined {
+  /** What was prepared for this target, if it is the last one prepared; anything else is disposed. */
+  #takePrepared(target: Target): Prepared | undefined {
     const prepared = this.#prepared;
     this.#prepared = undefined;
-    if (prepared?.target.element === target.element) return prepared;
-    prepared?.dispose();
+    if (prepared?.target === target) return prepared;
+    disposePrepared(prepared);
     return undefined;
   }
 
