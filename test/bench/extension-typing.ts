@@ -19,6 +19,7 @@ import { benchDocument } from './typing/document.ts';
 import { configureExtension, launch, runDetector, servePages, startBff, waitForToast } from './typing/stack.ts';
 import { KINDS, breakdown, extensionCallers, type Kind as WorkKind } from './typing/breakdown.ts';
 import { topEvents, topFunctions } from './typing/profile.ts';
+import { AI_LEVELS, bandDeclarations } from '../../extension/lib/content/styles.ts';
 import { keystrokeCost, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
@@ -89,13 +90,19 @@ async function liveHighlights(page: Page, kind: Kind, prefix: string): Promise<n
   );
 }
 
-/** The page registers a CSS highlight for every sentence in the viewport (the `page highlights` condition). */
+/**
+ * The page registers a CSS highlight for every sentence in the viewport (the `page highlights`
+ * condition), styled as the extension styles its bands (tint and dotted, dashed or solid
+ * underline), the sentences taking the three bands in turn.
+ */
 async function registerViewportSentences(page: Page): Promise<void> {
-  await page.evaluate(() => {
+  const bands = AI_LEVELS.map((level) => bandDeclarations(level.band, 'light'));
+  await page.evaluate((bands) => {
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync('::highlight(bench-sentences) { background-color: rgba(255, 170, 0, 0.3); }');
+    sheet.replaceSync(bands.map((declarations, band) => `::highlight(bench-sentences-${band}) { ${declarations} }`).join('\n'));
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    const highlight = new Highlight();
+    const highlights = bands.map(() => new Highlight());
+    let count = 0;
     for (const paragraph of document.querySelectorAll('#doc p')) {
       const box = paragraph.getBoundingClientRect();
       if (box.bottom < 0 || box.top > innerHeight) continue;
@@ -106,11 +113,11 @@ async function registerViewportSentences(page: Page): Promise<void> {
         range.setStart(node, start);
         range.setEnd(node, match.index + match[0].length);
         const rect = range.getBoundingClientRect();
-        if (rect.bottom >= 0 && rect.top <= innerHeight) highlight.add(range);
+        if (rect.bottom >= 0 && rect.top <= innerHeight) highlights[count++ % highlights.length]!.add(range);
       }
     }
-    CSS.highlights.set('bench-sentences', highlight);
-  });
+    highlights.forEach((highlight, band) => CSS.highlights.set(`bench-sentences-${band}`, highlight));
+  }, bands);
 }
 
 async function text(page: Page, kind: Kind): Promise<string> {

@@ -113,7 +113,8 @@ function expectedMarks(value: string, captured: HighlightSpan[]): [number, strin
   const marks: [number, string, string][] = [];
   let end = 0;
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {
-    if (span.start < end || span.start === span.end) continue;
+    // An empty mark has no text to show.
+    if (span.start < end || !text.slice(span.start, span.end)) continue;
     end = span.end;
     const name = aiLevel(span.score).name;
     const last = marks.at(-1);

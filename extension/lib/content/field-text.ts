@@ -55,7 +55,7 @@ export function fieldText(value: string): FieldText {
     text,
     same: false,
     toValue(offset, asEnd = false) {
-      if (asEnd) return offset <= 0 ? (starts[0] ?? value.length) : ends[Math.min(offset, ends.length) - 1]!;
+      if (asEnd) return offset <= 0 || ends.length === 0 ? (starts[0] ?? value.length) : ends[Math.min(offset, ends.length) - 1]!;
       return offset < starts.length ? starts[Math.max(0, offset)]! : (ends.at(-1) ?? value.length);
     },
     toText(offset) {
