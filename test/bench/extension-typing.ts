@@ -27,6 +27,8 @@ const TYPED = ' Then I typed a new sentence here, slowly and carefully, to see w
 const KEY_DELAY_MS = 40;
 /** `--profile`: also print where the main thread's time went while typing with highlights live. */
 const PROFILE = process.argv.includes('--profile');
+/** `--hide-toast`: hide the extension's toast once the check is done (a control: does the toast cost paint while typing?). */
+const HIDE_TOAST = process.argv.includes('--hide-toast');
 /** `--page=textarea` or `--page=contenteditable`: only that page; `--skip-draw`, `--skip-typing`: one part only. */
 const PAGES = (['textarea', 'contenteditable'] as const).filter((kind) => !process.argv.some((arg) => arg.startsWith('--page=')) || process.argv.includes(`--page=${kind}`));
 
@@ -180,6 +182,7 @@ async function main(): Promise<void> {
     try {
       let labelled: number | undefined;
       if (condition === 'highlights live') labelled = (await check(page, browser.worker!)).labelled;
+      if (HIDE_TOAST) await page.evaluate(() => document.querySelector<HTMLElement>('redline-toast')?.style.setProperty('display', 'none'));
       if (condition === 'page highlights') await registerViewportSentences(page);
       await page.waitForTimeout(500);
       const before = await text(page, kind);
