@@ -211,3 +211,17 @@ test('textarea: the mirror laid out while a check runs is dropped when the check
   expect(await overlayText(page)).toBe(await field.inputValue());
   expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
 });
+
+test('textarea: a line break typed before the text (captured text unchanged) still moves the mirror with the field', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  await field.click();
+  await stack.run(page, 'detector');
+  await waitForToast(page, /2 sentences labelled AI/);
+  await field.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(0, 0));
+  await page.keyboard.press('Enter');
+  const value = await field.inputValue();
+  expect(value.startsWith('\n')).toBe(true);
+  await expect.poll(() => overlayText(page)).toBe(value);
+  expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
+});

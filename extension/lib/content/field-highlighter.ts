@@ -188,18 +188,23 @@ export class FieldHighlighter implements Highlighter {
   /** Spans in value offsets. */
   #drawAnew(spans: readonly HighlightSpan[]): void {
     measured('redline:draw', () => {
-      const geometry = this.#readField();
-      if (!this.#host.isConnected) document.documentElement.append(this.#host);
-      this.#text = this.target.element.value;
-      this.#drawn = drawable(spans);
-      this.#marks.clear();
-      this.#plain.clear();
-      this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
-      this.#lines = [];
-      this.#content.replaceChildren();
-      this.#writeStyle(geometry);
+      this.#reset(drawable(spans));
       this.#buildInView();
     });
+  }
+
+  /** Empties the mirror for the field's value as it is now, to be built with the `drawn` spans. */
+  #reset(drawn: readonly HighlightSpan[]): void {
+    const geometry = this.#readField();
+    if (!this.#host.isConnected) document.documentElement.append(this.#host);
+    this.#text = this.target.element.value;
+    this.#drawn = drawn;
+    this.#marks.clear();
+    this.#plain.clear();
+    this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
+    this.#lines = [];
+    this.#content.replaceChildren();
+    this.#writeStyle(geometry);
   }
 
   /**
@@ -208,17 +213,8 @@ export class FieldHighlighter implements Highlighter {
    * the first paint, however long the text.
    */
   prepare(): void {
-    const geometry = this.#readField();
-    if (!this.#host.isConnected) document.documentElement.append(this.#host);
+    this.#reset([]);
     this.#awaitingSpans = true;
-    this.#text = this.target.element.value;
-    this.#drawn = [];
-    this.#marks.clear();
-    this.#plain.clear();
-    this.#lineStarts = blockStarts(this.#text, 0, this.#text.length, this.blockCharacters);
-    this.#lines = [];
-    this.#content.replaceChildren();
-    this.#writeStyle(geometry);
     this.#scheduleIdle();
   }
 
@@ -321,6 +317,10 @@ export class FieldHighlighter implements Highlighter {
     if (typeof cancelIdleCallback === 'function') cancelIdleCallback(this.#idle);
     else clearTimeout(this.#idle);
     this.#idle = 0;
+  }
+
+  stale(): boolean {
+    return this.#host.isConnected && !this.#awaitingSpans && this.#text !== this.target.element.value;
   }
 
   /** Every block is built, with its marks. */

@@ -27,6 +27,11 @@ export interface Highlighter {
   rectsOf(span: HighlightSpan): DOMRect[];
   /** Scrolls to the span and selects it. */
   select(span: HighlightSpan): void;
+  /**
+   * True when what is drawn no longer shows the target's text although the captured text is
+   * the same: a field's value gained or lost line breaks that capture folds away.
+   */
+  stale?(): boolean;
   clear(): void;
 }
 

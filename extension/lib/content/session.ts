@@ -324,7 +324,7 @@ export class PageSession {
       for (const tracked of this.#tracked.values()) {
         const text = tracked.live.text();
         if (text === tracked.text) {
-          if (tracked.target.kind !== 'field') tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
+          if (tracked.target.kind !== 'field' || tracked.highlighter?.stale?.()) tracked.highlighter?.draw(tracked.spans as HighlightSpan[]);
           continue;
         }
         const edit = diffText(tracked.text, text);
