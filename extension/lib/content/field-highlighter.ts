@@ -471,8 +471,9 @@ export class FieldHighlighter implements Highlighter {
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {
     const fieldRect = this.target.element.getBoundingClientRect();
     if (x < fieldRect.left || x > fieldRect.right || y < fieldRect.top || y > fieldRect.bottom) return undefined;
+    // On every pointer move: the marks as kept, those left behind by a rebuilt block skipped, no copies.
     for (const span of this.#drawn) {
-      if (this.#marksOf(span).some((mark) => pointInRects([...mark.getClientRects()], x, y))) return span;
+      if (this.#marks.get(span.index)?.some((mark) => mark.isConnected && pointInRects([...mark.getClientRects()], x, y))) return span;
     }
     return undefined;
   }
