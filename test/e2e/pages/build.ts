@@ -35,6 +35,10 @@ const PAGES: Record<string, string> = {
   unreachable: '<h1>A frame without the extension</h1>',
   trix: '<h1>Trix</h1><trix-editor id="editor"></trix-editor>',
   ace: '<h1>Ace</h1><div id="editor" style="height: 240px;"></div>',
+  draft: '<h1>Draft.js</h1><div id="app"></div>',
+  editorjs: '<h1>Editor.js</h1><div id="editor" style="border: 1px solid #888;"></div>',
+  easymde: '<h1>EasyMDE (CodeMirror 5)</h1><link rel="stylesheet" href="./easymde.min.css"><textarea id="editor"></textarea>',
+  jodit: '<h1>Jodit</h1><link rel="stylesheet" href="./jodit.min.css"><textarea id="editor"></textarea>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
@@ -49,10 +53,16 @@ export async function buildPages(): Promise<void> {
     minify: true,
     logLevel: 'warning',
     loader: { '.css': 'empty' },
+    // Draft.js (through fbjs) still reads Node's `global`.
+    define: { global: 'globalThis' },
   });
   // TinyMCE self-hosted: its skin and content CSS from the npm package.
   const tinymce = path.dirname(createRequire(import.meta.url).resolve('tinymce/package.json'));
   cpSync(path.join(tinymce, 'skins'), path.join(PAGES_DIR, 'tinymce', 'skins'), { recursive: true });
+  // Editors whose layout needs their own style sheet (esbuild drops imported CSS above).
+  const resolve = createRequire(import.meta.url).resolve;
+  cpSync(resolve('easymde/dist/easymde.min.css'), path.join(PAGES_DIR, 'easymde.min.css'));
+  cpSync(path.join(path.dirname(resolve('jodit/package.json')), 'es2021', 'jodit.min.css'), path.join(PAGES_DIR, 'jodit.min.css'));
   for (const [name, body] of Object.entries(PAGES)) {
     writeFileSync(
       path.join(PAGES_DIR, `${name}.html`),
