@@ -3,6 +3,7 @@ import { test, expect } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { highlightedTexts, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
+import { SECTIONS } from './pages/article-text.ts';
 
 // Editors beyond the README's ten, from npm: the panel may say "Accepted" only when the
 // editor's own model (not its DOM) holds the suggestion; otherwise it must say it did not go in.
@@ -19,7 +20,7 @@ const EDITORS = [
   { name: 'Ace', page: 'ace', root: '.ace_text-input', highlights: false, undo: true },
   { name: 'Draft.js', page: 'draft', root: '.public-DraftEditor-content', highlights: true, undo: true },
   { name: 'Editor.js', page: 'editorjs', root: '.ce-paragraph >> nth=0', highlights: true, undo: true },
-  // EasyMDE (CodeMirror 5): next commit.
+  { name: 'EasyMDE (CodeMirror 5)', page: 'easymde', root: '.CodeMirror textarea', highlights: false, undo: true },
   { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', highlights: true, undo: true },
 ];
 
@@ -67,6 +68,40 @@ for (const editor of EDITORS) {
     } else {
       expect(await modelText(page)).toBe(before);
     }
+    await panel.close();
+  });
+}
+
+// Code editors draw only the lines in view: the document is read, selected and edited through
+// their API, so a sentence far below the drawn lines is checked and accepted in place.
+for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde'].includes(candidate.page))) {
+  test(`${editor.name}: a long document is read whole through the editor's API, and an accept far down lands in place`, async ({ page, stack }) => {
+    await page.goto(`${stack.pagesUrl}/${editor.page}.html`);
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { setEditorText?: unknown }).setEditorText)).toBe('function');
+    // Public-domain human paragraphs, with runs of blank lines the capture folds into one, then the AI-like text.
+    const long = `${SECTIONS.flatMap((section) => section.paragraphs).join('\n\n\n')}\n\n${PAGE_TEXT}`;
+    await page.evaluate((text) => (window as unknown as { setEditorText(text: string): void }).setEditorText(text), long);
+    await page.locator(editor.root).focus();
+    const before = await modelText(page);
+    expect(before).toBe(long);
+    // The AI-like sentences are far below the lines the editor has drawn.
+    expect(await page.locator(editor.page === 'ace' ? '.ace_content' : '.CodeMirror-code').innerText()).not.toContain('fast-paced');
+
+    await stack.configure({ defaultModel: 'cognia' });
+    await stack.run(page, 'humanizer');
+    await waitForToast(page, /words of the team's humanizer balance/);
+    await page.locator('redline-toast').getByRole('button', { name: 'Check', exact: true }).click();
+    await waitForToast(page, /rewrite is ready/);
+    const panel = await stack.openSidePanel(page);
+    const item = panel.getByTestId('suggestions').locator('li.suggestion', { hasText: 'fast-paced digital landscape' });
+    await item.getByRole('button', { name: 'Accept', exact: true }).click();
+    await expect(item.getByTestId('decision')).toHaveText('Accepted', { timeout: 15_000 });
+    const at = before.indexOf(ORIGINAL);
+    const after = await modelText(page);
+    expect(after).not.toBe(before);
+    expect(after.startsWith(before.slice(0, at))).toBe(true);
+    expect(after.endsWith(before.slice(at + ORIGINAL.length))).toBe(true);
+    expect(after).not.toContain(ORIGINAL);
     await panel.close();
   });
 }

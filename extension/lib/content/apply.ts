@@ -65,6 +65,8 @@ function watchWriter(target: Target, start: number, end: number): { readonly typ
 
 /** Puts back the selection the writer had when the apply began (a field's shifted past the sentence if that changed length). */
 function writerSelection(target: Target, start: number, end: number): () => void {
+  // An editor that keeps its own selection (a code editor) puts the writer's keys where its cursor is.
+  if (target.select) return () => {};
   if (target.kind === 'field') {
     const field = (target as FieldTarget).element;
     const { selectionStart, selectionEnd, value } = field;

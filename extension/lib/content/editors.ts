@@ -71,6 +71,18 @@ export const CONTENTEDITABLE: EditorFamily = {
   undo: { acceptIsOneStep: true, acceptAll: 'each' },
 };
 
+/**
+ * Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace): the
+ * textarea holds a line or the selection at most, so the document is read, selected and edited
+ * through the editor's API in the page's world. The edit is one step of the editor's history.
+ */
+export const CODE_EDITOR: EditorFamily = {
+  name: 'code editor',
+  matches: inside('.CodeMirror, .ace_editor'),
+  strategies: ['editor-api'],
+  undo: { acceptIsOneStep: true, acceptAll: 'each' },
+};
+
 export const FIELD: EditorFamily = {
   name: 'text field',
   matches: () => true,

@@ -5,6 +5,7 @@ import type { DomTarget, FieldTarget, Target } from './target.ts';
  * the element holding the start of the selection, or undefined when the range is gone.
  */
 export function selectText(target: Target, start: number, end: number, { focus }: { focus: boolean }): Element | undefined {
+  if (target.select) return target.select(start, end) ? target.element : undefined;
   if (target.kind === 'field') {
     const field = (target as FieldTarget).element;
     const offsets = (target as FieldTarget).fieldText();

@@ -14,6 +14,7 @@ import { onDemand } from './on-demand.ts';
 import { loadExtractor, pageTarget, type PageTarget } from './page.ts';
 import { SOURCE_HIGHLIGHT, aiLevel } from './styles.ts';
 import { DomHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
+import { CODE_EDITOR } from './editors.ts';
 import type { FieldHighlighter } from './field-highlighter.ts';
 import { LiveDomText, liveText, type LiveText } from './live-text.ts';
 import { measured } from './perf.ts';
@@ -264,7 +265,7 @@ export class PageSession {
       return;
     }
     // Editors such as Ace draw their own text over a hidden field: a mirror of that field shows nothing.
-    const unseen = tracked.target.kind === 'field' && !shownOnPage(tracked.target.element);
+    const unseen = tracked.target.kind === 'field' && (!mirrored(tracked.target) || !shownOnPage(tracked.target.element));
     const drawn = unseen
       ? ` labelled AI: this editor shows its text over a hidden field, so ${count === 1 ? 'it cannot be' : 'they cannot be'} highlighted here (see the side panel)`
       : ` labelled AI ${count === 1 ? 'is' : 'are'} highlighted`;
@@ -293,9 +294,11 @@ export class PageSession {
     if (check.product !== 'humanizer') {
       const kind = check.product === 'detector' ? 'ai' : 'source';
       highlighter =
-        check.target.kind === 'field'
-          ? (prepared?.mirror ?? (Mirror && new Mirror(check.target as FieldTarget)))
-          : new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText);
+        check.target.kind !== 'field'
+          ? new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText)
+          : mirrored(check.target)
+            ? (prepared?.mirror ?? (Mirror && new Mirror(check.target as FieldTarget)))
+            : undefined;
       highlighter?.draw(check.spans as HighlightSpan[]);
     }
     const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };
@@ -726,7 +729,8 @@ export class PageSession {
     disposePrepared(this.#prepared);
     this.#prepared = undefined;
     let prepared: Prepared;
-    if (target.kind === 'field') {
+    if (target.kind === 'field' && !mirrored(target)) prepared = { target };
+    else if (target.kind === 'field') {
       Mirror ??= await onDemand<typeof FieldHighlighter>('mirror');
       const mirror = new Mirror(target as FieldTarget);
       mirror.prepare();
@@ -818,6 +822,11 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
 }
 
 /** Whether a field is drawn where a writer can see it (not an editor's hidden input field). */
+/** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text. */
+function mirrored(target: Target): boolean {
+  return target.family !== CODE_EDITOR;
+}
+
 function shownOnPage(field: HTMLElement): boolean {
   const rect = field.getBoundingClientRect();
   return rect.width >= 8 && rect.height >= 8 && getComputedStyle(field).opacity !== '0';

@@ -1,5 +1,6 @@
+import { askPage, readThroughPage } from '../page/bridge.ts';
 import { DomText } from './dom-text.ts';
-import { FIELD, familyOf, type EditorFamily } from './editors.ts';
+import { CODE_EDITOR, FIELD, familyOf, type EditorFamily } from './editors.ts';
 import { fieldText, type FieldText } from './field-text.ts';
 
 /** Where a check's text comes from, and how to point back into it. */
@@ -12,6 +13,8 @@ export interface Target {
   readText(): string;
   /** Calls back when the text may have changed; returns the unsubscribe function. */
   observe(onChange: () => void): () => void;
+  /** Selects [start, end) of the text where the DOM selection cannot (an editor's own selection); false when it could not. */
+  select?(start: number, end: number): boolean;
 }
 
 export interface FieldTarget extends Target {
@@ -65,6 +68,37 @@ export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): Fiel
   };
 }
 
+/**
+ * The hidden textarea of a code editor that draws its own lines (CodeMirror 5, Ace), as a field
+ * whose value is the editor's document, read through its API in the page's world; undefined
+ * when that API does not answer (the field is then what the page shows of it).
+ */
+export function codeEditorTarget(field: HTMLTextAreaElement): FieldTarget | undefined {
+  if (!CODE_EDITOR.matches(field)) return undefined;
+  const editor = field.closest<HTMLElement>('.CodeMirror, .ace_editor')!;
+  if (readThroughPage(field) === undefined) return undefined;
+  const value = () => readThroughPage(field) ?? '';
+  return {
+    kind: 'field',
+    element: field,
+    family: CODE_EDITOR,
+    readText: () => fieldText(value()).text,
+    fieldText: () => fieldText(value()),
+    observe(onChange) {
+      // Typing arrives through the textarea; undo, redo and other commands only redraw the lines.
+      const observer = new MutationObserver(onChange);
+      observer.observe(editor, { subtree: true, childList: true, characterData: true });
+      field.addEventListener('input', onChange);
+      return () => (observer.disconnect(), field.removeEventListener('input', onChange));
+    },
+    select(start, end) {
+      const offsets = fieldText(value());
+      field.focus({ preventScroll: true });
+      return askPage(field, { op: 'select', start: offsets.toValue(start), end: offsets.toValue(end, true) });
+    },
+  };
+}
+
 export function domTarget(kind: 'editor' | 'selection', root: HTMLElement, bounds?: Range): DomTarget {
   const family = familyOf(root);
   return {
@@ -99,6 +133,8 @@ export function isClosedComponent(element: Element | null): boolean {
  */
 export function findTarget(doc: Document = document): Target | undefined {
   const active = deepActiveElement(doc);
+  const codeEditor = active instanceof HTMLTextAreaElement ? codeEditorTarget(active) : undefined;
+  if (codeEditor) return codeEditor;
   if (isCheckableField(active)) return fieldTarget(active);
   if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return undefined; // skipped kinds
 

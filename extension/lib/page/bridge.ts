@@ -1,18 +1,24 @@
 /**
  * The content script's line to the page's own world (entrypoints/editor-api.content.ts), where
- * editor instances and their undo managers live (TinyMCE `tinymce.get()`). A request is a
- * cancelable event on the editor root with a JSON string as detail (only primitives cross
- * between worlds); the page-world script cancels it when an editor API did the work. The page
- * sees the request, as it sees any edit to its own document; no reply is trusted without the
- * read-back in apply.ts.
+ * editor instances and their undo managers live (TinyMCE `tinymce.get()`, CodeMirror 5's
+ * `wrapper.CodeMirror`, Ace's `container.env.editor`). A request is a cancelable event on the
+ * editor root with a JSON string as detail (only primitives cross between worlds); the
+ * page-world script cancels it when an editor API did the work, and answers a `read` with a
+ * reply event carrying the text. The page sees the request, as it sees any edit to its own
+ * document; no reply is trusted without the read-back in apply.ts.
  */
 export const PAGE_API_EVENT = 'redline:editor-api';
+export const PAGE_REPLY_EVENT = 'redline:editor-api-reply';
 
 export type PageRequest =
   /** Whether an editor API is reachable for this root. */
   | { op: 'probe' }
-  /** Put text over the document selection, as one undo step of the editor. */
-  | { op: 'insert'; text: string };
+  /** Put text over the editor's selection (the document selection, or the code editor's own), as one undo step of the editor. */
+  | { op: 'insert'; text: string }
+  /** The document as the editor's model holds it (code editors, whose DOM shows only some lines). */
+  | { op: 'read' }
+  /** Select [start, end) of that document, in UTF-16 offsets. */
+  | { op: 'select'; start: number; end: number };
 
 /** True when the page-world script handled the request through an editor API. */
 export function askPage(root: HTMLElement, request: PageRequest): boolean {
@@ -22,6 +28,21 @@ export function askPage(root: HTMLElement, request: PageRequest): boolean {
   // (Not `instanceof Element`: the frame's element belongs to the parent's window.)
   const frame = root.ownerDocument.defaultView?.frameElement;
   return frame?.nodeType === Node.ELEMENT_NODE ? dispatch(frame, request) : false;
+}
+
+/** The editor's document through its API, or undefined when no editor API answers for this root. */
+export function readThroughPage(root: HTMLElement): string | undefined {
+  let reply: string | undefined;
+  const take = (event: Event) => {
+    const detail = (event as CustomEvent<unknown>).detail;
+    if (typeof detail === 'string') reply = detail;
+  };
+  root.addEventListener(PAGE_REPLY_EVENT, take);
+  try {
+    return dispatch(root, { op: 'read' }) ? reply : undefined;
+  } finally {
+    root.removeEventListener(PAGE_REPLY_EVENT, take);
+  }
 }
 
 function dispatch(target: Element, request: PageRequest): boolean {

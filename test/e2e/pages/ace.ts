@@ -4,4 +4,4 @@ import { PAGE_TEXT } from './text.ts';
 // Ace: draws its own DOM over a hidden textarea that only ever holds the selection.
 const editor = ace.edit('editor', { wrap: true, useWorker: false });
 editor.session.setValue(`${PAGE_TEXT}\nA second paragraph, written by me on a Tuesday.`);
-Object.assign(window, { editorText: () => editor.session.getValue() });
+Object.assign(window, { editorText: () => editor.session.getValue(), setEditorText: (text: string) => editor.session.setValue(text) });

@@ -10,6 +10,7 @@ const editor = new EasyMDE({
   spellChecker: false,
   autoDownloadFontAwesome: false,
   status: false,
+  maxHeight: '240px',
 });
 
-Object.assign(window, { editorText: () => editor.value() });
+Object.assign(window, { editorText: () => editor.value(), setEditorText: (text: string) => editor.codemirror.setValue(text) });
