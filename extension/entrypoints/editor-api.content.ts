@@ -10,13 +10,45 @@ import { PAGE_API_EVENT, PAGE_REPLY_EVENT, type PageRequest } from '../lib/page/
  * Text goes only to the content script that asked, in a reply event on the same element.
  */
 
-/** What the page-world script can do with one editor. */
+type Mark = { start: number; end: number; className: string };
+/** A box in the viewport: left, top, right, bottom. */
+type Box = [number, number, number, number];
+
+/** What the page-world script can do with one editor. Offsets are UTF-16 offsets into its document. */
 interface EditorApi {
   readOnly(): boolean;
   /** Puts text over the selection as one undo step; `range` is the document selection (TinyMCE). */
   insert(text: string, range: Range | undefined): boolean;
   read?(): string;
+  /** Selects and scrolls into view. */
   select?(start: number, end: number): void;
+  /** Marks in place of the ones this script made before in the same layer. */
+  mark?(layer: string, marks: Mark[]): void;
+  caret?(): number;
+  offsetAt?(x: number, y: number): number | undefined;
+  /** The boxes of the first and last characters of [start, end). */
+  boxes?(start: number, end: number): Box[];
+}
+
+/** How to clear the marks this script made in each editor, per layer (AI sentences, sources). */
+const madeMarks = new WeakMap<object, Map<string, () => void>>();
+
+function replaceMarks(editor: object, layer: string, make: () => () => void): void {
+  let layers = madeMarks.get(editor);
+  if (!layers) madeMarks.set(editor, (layers = new Map()));
+  layers.get(layer)?.();
+  layers.set(layer, make());
+}
+
+/** The mark classes' style, once per document. */
+function installMarkStyle(doc: Document, css: string): void {
+  let style = doc.querySelector<HTMLStyleElement>('style[data-redline-marks]');
+  if (!style) {
+    style = doc.createElement('style');
+    style.dataset.redlineMarks = '';
+    doc.head.append(style);
+  }
+  if (style.textContent !== css) style.textContent = css;
 }
 
 interface TinyEditor {
@@ -60,39 +92,110 @@ function tinymceApi(editor: TinyEditor): EditorApi {
   };
 }
 
+type CodeMirrorPosition = { line: number; ch: number };
+
 interface CodeMirror5 {
   getValue(): string;
   getOption(name: 'readOnly'): unknown;
-  posFromIndex(index: number): unknown;
-  setSelection(anchor: unknown, head: unknown): void;
+  posFromIndex(index: number): CodeMirrorPosition;
+  indexFromPos(position: CodeMirrorPosition): number;
+  setSelection(anchor: CodeMirrorPosition, head: CodeMirrorPosition): void;
   replaceSelection(text: string): void;
   operation(work: () => void): void;
+  markText(from: CodeMirrorPosition, to: CodeMirrorPosition, options: { className: string }): { clear(): void };
+  getCursor(): CodeMirrorPosition;
+  coordsChar(point: { left: number; top: number }, mode: 'window'): CodeMirrorPosition & { outside?: boolean };
+  charCoords(position: CodeMirrorPosition, mode: 'window'): { left: number; right: number; top: number; bottom: number };
+  scrollIntoView(range: { from: CodeMirrorPosition; to: CodeMirrorPosition }, margin?: number): void;
 }
 
 function codeMirror5Api(cm: CodeMirror5): EditorApi {
+  const at = (index: number) => cm.posFromIndex(index);
+  const box = (index: number): Box => {
+    const { left, top, right, bottom } = cm.charCoords(at(index), 'window');
+    return [left, top, right, bottom];
+  };
   return {
     readOnly: () => Boolean(cm.getOption('readOnly')),
     read: () => cm.getValue(),
-    select: (start, end) => cm.setSelection(cm.posFromIndex(start), cm.posFromIndex(end)),
+    select(start, end) {
+      cm.setSelection(at(start), at(end));
+      cm.scrollIntoView({ from: at(start), to: at(end) }, 60);
+    },
     insert: (text) => (cm.operation(() => cm.replaceSelection(text)), true),
+    mark: (layer, marks) =>
+      replaceMarks(cm, layer, () => {
+        const made: { clear(): void }[] = [];
+        cm.operation(() => marks.forEach((mark) => made.push(cm.markText(at(mark.start), at(mark.end), { className: mark.className }))));
+        return () => cm.operation(() => made.forEach((marker) => marker.clear()));
+      }),
+    caret: () => cm.indexFromPos(cm.getCursor()),
+    offsetAt(x, y) {
+      const position = cm.coordsChar({ left: x, top: y }, 'window');
+      return position.outside ? undefined : cm.indexFromPos(position);
+    },
+    boxes: (start, end) => [box(start), box(Math.max(start, end - 1))],
   };
 }
+
+type AcePosition = { row: number; column: number };
+type AceRange = { start: AcePosition; end: AcePosition };
 
 interface AceEditor {
   getValue(): string;
   getReadOnly(): boolean;
-  session: { doc: { indexToPosition(index: number, startRow?: number): { row: number; column: number } } };
-  selection: { setSelectionRange(range: { start: { row: number; column: number }; end: { row: number; column: number } }): void };
+  getSelectionRange(): AceRange & { constructor: new (startRow: number, startColumn: number, endRow: number, endColumn: number) => AceRange };
+  getCursorPosition(): AcePosition;
+  session: {
+    doc: { indexToPosition(index: number, startRow?: number): AcePosition; positionToIndex(position: AcePosition, startRow?: number): number };
+    addMarker(range: AceRange, className: string, type: 'text', inFront: boolean): number;
+    removeMarker(id: number): void;
+  };
+  selection: { setSelectionRange(range: AceRange): void };
+  renderer: {
+    lineHeight: number;
+    characterWidth: number;
+    screenToTextCoordinates(x: number, y: number): AcePosition;
+    textToScreenCoordinates(row: number, column: number): { pageX: number; pageY: number };
+    scrollSelectionIntoView(from: AcePosition, to: AcePosition): void;
+  };
+  container: HTMLElement;
   insert(text: string): void;
 }
 
 function aceApi(editor: AceEditor): EditorApi {
-  const at = (index: number) => editor.session.doc.indexToPosition(index, 0);
+  const { doc } = editor.session;
+  const at = (index: number) => doc.indexToPosition(index, 0);
+  const box = (index: number): Box => {
+    const { row, column } = at(index);
+    const { pageX, pageY } = editor.renderer.textToScreenCoordinates(row, column);
+    return [pageX, pageY, pageX + editor.renderer.characterWidth, pageY + editor.renderer.lineHeight];
+  };
   return {
     readOnly: () => editor.getReadOnly(),
     read: () => editor.getValue(),
-    select: (start, end) => editor.selection.setSelectionRange({ start: at(start), end: at(end) }),
+    select(start, end) {
+      editor.selection.setSelectionRange({ start: at(start), end: at(end) });
+      editor.renderer.scrollSelectionIntoView(at(start), at(end));
+    },
     insert: (text) => (editor.insert(text), true),
+    mark: (layer, marks) =>
+      replaceMarks(editor, layer, () => {
+        // Ace's own Range class, without requiring its module system.
+        const AceRange = editor.getSelectionRange().constructor;
+        const ids = marks.map((mark) => {
+          const [from, to] = [at(mark.start), at(mark.end)];
+          return editor.session.addMarker(new AceRange(from.row, from.column, to.row, to.column), mark.className, 'text', false);
+        });
+        return () => ids.forEach((id) => editor.session.removeMarker(id));
+      }),
+    caret: () => doc.positionToIndex(editor.getCursorPosition(), 0),
+    offsetAt(x, y) {
+      const bounds = editor.container.getBoundingClientRect();
+      if (x < bounds.left || x > bounds.right || y < bounds.top || y > bounds.bottom) return undefined;
+      return doc.positionToIndex(editor.renderer.screenToTextCoordinates(x, y), 0);
+    },
+    boxes: (start, end) => [box(start), box(Math.max(start, end - 1))],
   };
 }
 
@@ -107,6 +210,8 @@ function editorApiFor(root: Element): EditorApi | undefined {
 
 const isElement = (node: unknown): node is Element => typeof node === 'object' && node !== null && (node as Node).nodeType === Node.ELEMENT_NODE;
 
+const reply = (root: Element, detail: string) => root.dispatchEvent(new CustomEvent(PAGE_REPLY_EVENT, { detail }));
+
 function handle(event: Event): void {
   const target = event.composedPath()[0];
   // Asked at an iframe: the editor is the one whose body is that frame's (see askPage).
@@ -120,18 +225,38 @@ function handle(event: Event): void {
     return;
   }
   const editor = editorApiFor(root);
+  // A read-only editor is neither read nor edited, as a read-only field.
   if (!editor || editor.readOnly()) return;
   switch (request.op) {
     case 'probe':
       break;
     case 'read': {
       if (!editor.read) return;
-      root.dispatchEvent(new CustomEvent(PAGE_REPLY_EVENT, { detail: editor.read() }));
+      reply(root, editor.read());
       break;
     }
     case 'select':
       if (!editor.select || !Number.isInteger(request.start) || !Number.isInteger(request.end)) return;
       editor.select(request.start, request.end);
+      break;
+    case 'mark':
+      if (!editor.mark || !Array.isArray(request.marks)) return;
+      installMarkStyle(root.ownerDocument, String(request.css));
+      editor.mark(String(request.layer), request.marks.filter((mark) => Number.isInteger(mark.start) && Number.isInteger(mark.end) && /^redline-[a-z0-9-]+$/.test(mark.className)));
+      break;
+    case 'caret':
+      if (!editor.caret) return;
+      reply(root, String(editor.caret()));
+      break;
+    case 'offsetAt': {
+      const offset = editor.offsetAt?.(request.x, request.y);
+      if (offset === undefined) return;
+      reply(root, String(offset));
+      break;
+    }
+    case 'boxes':
+      if (!editor.boxes) return;
+      reply(root, JSON.stringify(editor.boxes(request.start, request.end)));
       break;
     case 'insert': {
       if (typeof request.text !== 'string') return;

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
-import { highlightedTexts, waitForToast } from './page-probes.ts';
+import { cardText, highlightedTexts, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
 import { SECTIONS } from './pages/article-text.ts';
 
@@ -11,17 +11,17 @@ const ORIGINAL = AI_SENTENCES[0]!;
 const SECOND_PARAGRAPH = 'A second paragraph, written by me on a Tuesday.';
 const SUGGESTION = splitSentences(rewriteOffline(`${PAGE_TEXT}\n\n${SECOND_PARAGRAPH}`, 'cognia').humanized_text).map((s) => s.text)[0]!;
 
-// `highlights`: whether the AI sentences are drawn in it. Ace draws its own lines over a hidden
-// textarea; no highlight shows there yet (README, Editors), though accepting works.
+// `marker`: for code editors that draw their own lines over a hidden textarea (Ace, CodeMirror 5),
+// where the editor's own marks show the AI sentences (read back from its model, `markedTexts`).
 // `undo`: whether the editor's own Ctrl+Z takes an accepted rewrite back (Editor.js has no
 // history of its own; the browser's undo of its block is what a writer gets there).
-const EDITORS = [
-  { name: 'Trix', page: 'trix', root: 'trix-editor', highlights: true, undo: true },
-  { name: 'Ace', page: 'ace', root: '.ace_text-input', highlights: false, undo: true },
-  { name: 'Draft.js', page: 'draft', root: '.public-DraftEditor-content', highlights: true, undo: true },
-  { name: 'Editor.js', page: 'editorjs', root: '.ce-paragraph >> nth=0', highlights: true, undo: true },
-  { name: 'EasyMDE (CodeMirror 5)', page: 'easymde', root: '.CodeMirror textarea', highlights: false, undo: true },
-  { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', highlights: true, undo: true },
+const EDITORS: { name: string; page: string; root: string; undo: boolean; marker?: string }[] = [
+  { name: 'Trix', page: 'trix', root: 'trix-editor', undo: true },
+  { name: 'Ace', page: 'ace', root: '.ace_text-input', undo: true, marker: '.ace_marker-layer [class*="redline-ai-"]' },
+  { name: 'Draft.js', page: 'draft', root: '.public-DraftEditor-content', undo: true },
+  { name: 'Editor.js', page: 'editorjs', root: '.ce-paragraph >> nth=0', undo: true },
+  { name: 'EasyMDE (CodeMirror 5)', page: 'easymde', root: '.CodeMirror textarea', undo: true, marker: '.CodeMirror-code [class*="redline-ai-"]' },
+  { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', undo: true },
 ];
 
 /** The document as the editor's own model holds it (Editor.js reads it back asynchronously). */
@@ -39,12 +39,25 @@ for (const editor of EDITORS) {
     const toast = await waitForToast(page, /labelled AI|nothing|no text|cannot|can't/i);
     console.log(`${editor.name} detector toast: ${toast}`);
     console.log(`${editor.name} highlights: ${JSON.stringify(await highlightedTexts(page))}`);
-    if (editor.highlights) {
-      expect(toast).toContain('2 sentences labelled AI are highlighted');
-      expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+    expect(toast).toContain('2 sentences labelled AI are highlighted');
+    if (editor.marker) {
+      const marked = () => page.evaluate(() => (window as unknown as { markedTexts(): string[] }).markedTexts());
+      expect(await marked()).toEqual(AI_SENTENCES);
+      const mark = page.locator(editor.marker).first();
+      expect(await mark.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+      // Hovering the mark shows the card; an edit moves the marks with the text.
+      const box = (await mark.boundingBox())!;
+      await page.mouse.move(box.x + 6, box.y + box.height / 2);
+      await expect.poll(() => cardText(page)).toContain('Labelled AI by the detector');
+      await page.mouse.move(0, 0);
+      await page.locator(editor.root).focus();
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.type('Note. ');
+      await expect.poll(marked).toEqual(AI_SENTENCES);
+      for (let i = 0; i < 'Note. '.length; i++) await page.keyboard.press('Backspace');
+      await expect.poll(() => modelText(page)).toBe(before);
     } else {
-      // Nothing is drawn, and the toast does not claim otherwise.
-      expect(toast).toContain('2 sentences labelled AI: this editor shows its text over a hidden field, so they cannot be highlighted here');
+      expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
     }
 
     await stack.configure({ defaultModel: 'cognia' });
@@ -105,3 +118,31 @@ for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde'].includes(c
     await panel.close();
   });
 }
+
+// A block editor makes each paragraph an editing host of its own: a check from any block covers
+// the whole document, and an accept goes into the block that holds the sentence.
+test('Editor.js: a check from another block covers every block, and an accept lands in the block of its sentence', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/editorjs.html`);
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
+  const second = page.locator('.ce-paragraph').nth(1);
+  await second.focus();
+  const before = await modelText(page);
+  expect(before).toBe(`${PAGE_TEXT}\n${SECOND_PARAGRAPH}`);
+
+  await stack.run(page, 'detector');
+  expect(await waitForToast(page, /labelled AI|nothing/)).toContain('2 sentences labelled AI are highlighted');
+  expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+
+  await stack.configure({ defaultModel: 'cognia' });
+  await second.focus();
+  await stack.run(page, 'humanizer');
+  await waitForToast(page, /rewrite is ready/);
+  const panel = await stack.openSidePanel(page);
+  const item = panel.getByTestId('suggestions').locator('li.suggestion', { hasText: 'fast-paced digital landscape' });
+  await item.getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect(item.getByTestId('decision')).toHaveText('Accepted', { timeout: 15_000 });
+  expect(await modelText(page)).toBe(before.replace(ORIGINAL, SUGGESTION));
+  // Each block is still its own paragraph.
+  await expect(page.locator('.ce-paragraph')).toHaveCount(2);
+  await panel.close();
+});

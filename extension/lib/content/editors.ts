@@ -64,6 +64,13 @@ export const FAMILIES: EditorFamily[] = [
   },
 ];
 
+/**
+ * Block editors, where each paragraph is an editing host of its own (Editor.js, WordPress's
+ * block editor): the document is the list of blocks, so a check from any block covers them
+ * all, and an edit goes into the block that holds the sentence.
+ */
+export const BLOCK_DOCUMENT = '.codex-editor__redactor, .block-editor-block-list__layout.is-root-container';
+
 export const CONTENTEDITABLE: EditorFamily = {
   name: 'contenteditable',
   matches: () => true,

@@ -4,7 +4,7 @@ import { pageScheme } from './theme.ts';
 import type { DomText } from './dom-text.ts';
 import type { LiveDomText } from './live-text.ts';
 import { measured } from './perf.ts';
-import type { DomTarget } from './target.ts';
+import { focusEditor, type DomTarget } from './target.ts';
 
 /** A span drawn in the page: an AI-labelled sentence or a flagged source match. */
 export interface HighlightSpan extends Span {
@@ -204,7 +204,7 @@ export class DomHighlighter implements Highlighter {
   select(span: HighlightSpan): void {
     const range = this.live.model().range(span.start, span.end);
     if (!range) return;
-    if (this.target.kind === 'editor') this.target.element.focus({ preventScroll: true });
+    if (this.target.kind === 'editor') focusEditor(this.target.element, range.startContainer);
     const selection = document.getSelection()!;
     selection.removeAllRanges();
     selection.addRange(range);

@@ -1,4 +1,4 @@
-import type { DomTarget, FieldTarget, Target } from './target.ts';
+import { focusEditor, type DomTarget, type FieldTarget, type Target } from './target.ts';
 
 /**
  * Selects [start, end) of the target's text (a field always takes the focus to show it);
@@ -15,7 +15,7 @@ export function selectText(target: Target, start: number, end: number, { focus }
   }
   const range = (target as DomTarget).model().range(start, end);
   if (!range) return undefined;
-  if (focus) target.element.focus({ preventScroll: true });
+  if (focus) focusEditor(target.element, range.startContainer);
   const selection = target.element.ownerDocument.getSelection()!;
   selection.removeAllRanges();
   selection.addRange(range);

@@ -15,12 +15,13 @@ import { loadExtractor, pageTarget, type PageTarget } from './page.ts';
 import { SOURCE_HIGHLIGHT, aiLevel } from './styles.ts';
 import { DomHighlighter, type HighlightSpan, type Highlighter } from './highlighters.ts';
 import { CODE_EDITOR } from './editors.ts';
+import { CodeEditorHighlighter } from './code-editor-highlighter.ts';
 import type { FieldHighlighter } from './field-highlighter.ts';
 import { LiveDomText, liveText, type LiveText } from './live-text.ts';
 import { measured } from './perf.ts';
 import { diffText, remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
-import { deepActiveElement, findTarget, isClosedComponent, type DomTarget, type FieldTarget, type Target } from './target.ts';
+import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditable, type DomTarget, type FieldTarget, type Target } from './target.ts';
 import { Toast } from './toast.ts';
 
 const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
@@ -264,8 +265,8 @@ export class PageSession {
       });
       return;
     }
-    // Editors such as Ace draw their own text over a hidden field: a mirror of that field shows nothing.
-    const unseen = tracked.target.kind === 'field' && (!mirrored(tracked.target) || !shownOnPage(tracked.target.element));
+    // An editor that draws its own text over a hidden field, and marks nothing through an API we know: a mirror of that field shows nothing.
+    const unseen = tracked.target.kind === 'field' && mirrored(tracked.target) && !shownOnPage(tracked.target.element);
     const drawn = unseen
       ? ` labelled AI: this editor shows its text over a hidden field, so ${count === 1 ? 'it cannot be' : 'they cannot be'} highlighted here (see the side panel)`
       : ` labelled AI ${count === 1 ? 'is' : 'are'} highlighted`;
@@ -298,7 +299,7 @@ export class PageSession {
           ? new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText)
           : mirrored(check.target)
             ? (prepared?.mirror ?? (Mirror && new Mirror(check.target as FieldTarget)))
-            : undefined;
+            : new CodeEditorHighlighter(check.target as FieldTarget, kind);
       highlighter?.draw(check.spans as HighlightSpan[]);
     }
     const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };
@@ -525,7 +526,7 @@ export class PageSession {
     const rewrite = ((reply.response as { result?: { humanized_text?: string } }).result?.humanized_text ?? '').trim();
     if (!rewrite || rewrite === original) return this.#card.status('The humanizer left this sentence as it was.');
     const target = item.tracked.target;
-    const editable = target.kind === 'field' || target.element.isContentEditable;
+    const editable = isEditable(target);
     const copy = { label: 'Copy', run: () => void navigator.clipboard.writeText(rewrite).then(() => this.#card.status('Copied. Paste it where you want it.')).catch(() => this.#card.status('Copying was refused by the page. Select the suggestion and copy it by hand.')) };
     const reject = { label: 'Reject', run: () => this.#card.status('Rejected: the sentence stays as it is.') };
     const [diffWords] = await Promise.all([onDemand<(a: string, b: string) => DiffPart[]>('wordDiff'), onDemand('apply')]);
@@ -786,7 +787,7 @@ export class PageSession {
       });
     }).finally(() => {
       // The answer was a click in the toast: give the editor its focus back.
-      if (target.kind !== 'selection' && target.kind !== 'page') target.element.focus({ preventScroll: true });
+      if (target.kind !== 'selection' && target.kind !== 'page') focusEditor(target.element, document.getSelection()?.anchorNode ?? undefined);
     });
   }
 
@@ -822,7 +823,7 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
 }
 
 /** Whether a field is drawn where a writer can see it (not an editor's hidden input field). */
-/** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text. */
+/** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text (the editor marks its own lines). */
 function mirrored(target: Target): boolean {
   return target.family !== CODE_EDITOR;
 }

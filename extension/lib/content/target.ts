@@ -1,6 +1,6 @@
 import { askPage, readThroughPage } from '../page/bridge.ts';
 import { DomText } from './dom-text.ts';
-import { CODE_EDITOR, FIELD, familyOf, type EditorFamily } from './editors.ts';
+import { BLOCK_DOCUMENT, CODE_EDITOR, FIELD, familyOf, type EditorFamily } from './editors.ts';
 import { fieldText, type FieldText } from './field-text.ts';
 
 /** Where a check's text comes from, and how to point back into it. */
@@ -52,6 +52,22 @@ export function editingHost(node: Node | null): HTMLElement | undefined {
   while (element.parentElement?.isContentEditable) element = element.parentElement;
   if (element.getAttribute('aria-readonly') === 'true' || element.getAttribute('aria-disabled') === 'true') return undefined;
   return element;
+}
+
+/** The element holding the whole document around an editing host: its block list in a block editor, else the host itself. */
+export function editorRoot(host: HTMLElement): HTMLElement {
+  return host.parentElement?.closest<HTMLElement>(BLOCK_DOCUMENT) ?? host;
+}
+
+/** Whether the target's text can be edited in place. */
+export function isEditable(target: Target): boolean {
+  return target.kind === 'field' || target.element.isContentEditable || target.element.matches(BLOCK_DOCUMENT);
+}
+
+/** Focuses the editing host that holds `at` (a block of a block editor), else the target's element. */
+export function focusEditor(element: HTMLElement, at?: Node): void {
+  const host = (at && element.contains(at) && editingHost(at)) || element;
+  host.focus({ preventScroll: true });
 }
 
 export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): FieldTarget {
@@ -148,5 +164,5 @@ export function findTarget(doc: Document = document): Target | undefined {
     return domTarget('selection', host && host.contains(active) ? host : root, range);
   }
   const host = editingHost(active);
-  return host ? domTarget('editor', host) : undefined;
+  return host ? domTarget('editor', editorRoot(host)) : undefined;
 }

@@ -17,8 +17,15 @@ export type PageRequest =
   | { op: 'insert'; text: string }
   /** The document as the editor's model holds it (code editors, whose DOM shows only some lines). */
   | { op: 'read' }
-  /** Select [start, end) of that document, in UTF-16 offsets. */
-  | { op: 'select'; start: number; end: number };
+  /** Select [start, end) of that document, in UTF-16 offsets, and scroll it into view. */
+  | { op: 'select'; start: number; end: number }
+  /** Mark these ranges with these classes (styled by `css`), in place of the layer's marks before; none clears them. */
+  | { op: 'mark'; layer: string; marks: { start: number; end: number; className: string }[]; css: string }
+  /** Where the document's caret is, or which offset is at a viewport point; the reply is the offset. */
+  | { op: 'caret' }
+  | { op: 'offsetAt'; x: number; y: number }
+  /** The viewport boxes of [start, end)'s first and last characters; the reply is JSON `[left, top, right, bottom][]`. */
+  | { op: 'boxes'; start: number; end: number };
 
 /** True when the page-world script handled the request through an editor API. */
 export function askPage(root: HTMLElement, request: PageRequest): boolean {
@@ -32,6 +39,11 @@ export function askPage(root: HTMLElement, request: PageRequest): boolean {
 
 /** The editor's document through its API, or undefined when no editor API answers for this root. */
 export function readThroughPage(root: HTMLElement): string | undefined {
+  return askPageFor(root, { op: 'read' });
+}
+
+/** The page-world script's reply to a request, or undefined when no editor API answered. */
+export function askPageFor(root: HTMLElement, request: PageRequest): string | undefined {
   let reply: string | undefined;
   const take = (event: Event) => {
     const detail = (event as CustomEvent<unknown>).detail;
@@ -39,7 +51,7 @@ export function readThroughPage(root: HTMLElement): string | undefined {
   };
   root.addEventListener(PAGE_REPLY_EVENT, take);
   try {
-    return dispatch(root, { op: 'read' }) ? reply : undefined;
+    return dispatch(root, request) ? reply : undefined;
   } finally {
     root.removeEventListener(PAGE_REPLY_EVENT, take);
   }

@@ -13,4 +13,17 @@ const editor = new EasyMDE({
   maxHeight: '240px',
 });
 
-Object.assign(window, { editorText: () => editor.value(), setEditorText: (text: string) => editor.codemirror.setValue(text) });
+const cm = editor.codemirror;
+Object.assign(window, {
+  editorText: () => editor.value(),
+  setEditorText: (text: string) => cm.setValue(text),
+  // The text under the extension's marks, as CodeMirror holds them.
+  markedTexts: () =>
+    cm
+      .getAllMarks()
+      .filter((mark) => (mark as { className?: string }).className?.startsWith('redline-'))
+      .map((mark) => {
+        const range = mark.find() as { from: CodeMirror.Position; to: CodeMirror.Position };
+        return cm.getRange(range.from, range.to);
+      }),
+});
