@@ -5,6 +5,8 @@ import { PAGE_API_EVENT, PAGE_REPLY_EVENT, type PageRequest } from '../lib/page/
  * editor's public API when the content script asks (lib/page/bridge.ts):
  * - TinyMCE records no undo level for an edit made through the browser's input pipeline;
  *   through its API, an accept is one step of its own undo manager.
+ * - Summernote's undo restores its own snapshots, which an edit through the input pipeline
+ *   does not make: the accept is put between two snapshots.
  * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace) keep the
  *   document only in their model: it is read, selected and edited there.
  * Text goes only to the content script that asked, in a reply event on the same element.
@@ -88,6 +90,44 @@ function tinymceApi(editor: TinyEditor): EditorApi {
         editor.insertContent(html);
       });
       return true;
+    },
+  };
+}
+
+interface SummernoteHistory {
+  stack: { contents: string }[];
+  stackOffset: number;
+  recordUndo(): void;
+}
+
+/**
+ * Summernote (a jQuery plugin) restores snapshots of its HTML on Ctrl+Z, and takes none of an
+ * edit made through the browser's input pipeline: undo after it would jump to the snapshot
+ * before (an empty editor, when the page loaded its text through the API). The state before
+ * the accept and after it are taken as snapshots around the edit, so undo takes back the accept.
+ */
+function summernoteFor(root: Element): EditorApi | undefined {
+  if (!root.classList.contains('note-editable')) return undefined;
+  const jQuery = (window as unknown as { jQuery?: (element: Element) => { data(key: string): unknown } }).jQuery;
+  const note = root.closest('.note-editor')?.previousElementSibling;
+  const context = note && typeof jQuery === 'function' ? (jQuery(note).data('summernote') as { modules?: { editor?: { history?: SummernoteHistory } } } | undefined) : undefined;
+  const history = context?.modules?.editor?.history;
+  if (!history || typeof history.recordUndo !== 'function' || !Array.isArray(history.stack)) return undefined;
+  const snapshot = () => {
+    if (history.stack[history.stackOffset]?.contents !== root.innerHTML) history.recordUndo();
+  };
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      snapshot();
+      const doc = root.ownerDocument;
+      const selection = doc.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      const done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+      snapshot();
+      return done;
     },
   };
 }
@@ -204,6 +244,8 @@ function editorApiFor(root: Element): EditorApi | undefined {
   if (codeMirror && typeof codeMirror.getValue === 'function') return codeMirror5Api(codeMirror);
   const ace = (root.closest('.ace_editor') as (Element & { env?: { editor?: AceEditor } }) | null)?.env?.editor;
   if (ace && typeof ace.getValue === 'function') return aceApi(ace);
+  const summernote = summernoteFor(root);
+  if (summernote) return summernote;
   const tiny = tinymceFor(root);
   return tiny && tinymceApi(tiny);
 }

@@ -22,6 +22,9 @@ const EDITORS: { name: string; page: string; root: string; undo: boolean; marker
   { name: 'Editor.js', page: 'editorjs', root: '.ce-paragraph >> nth=0', undo: true },
   { name: 'EasyMDE (CodeMirror 5)', page: 'easymde', root: '.CodeMirror textarea', undo: true, marker: '.CodeMirror-code [class*="redline-ai-"]' },
   { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', undo: true },
+  { name: 'Summernote', page: 'summernote', root: '.note-editable', undo: true },
+  { name: 'medium-editor', page: 'medium', root: '#editor', undo: true },
+  { name: 'Squire', page: 'squire', root: '#editor', undo: true },
 ];
 
 /** The document as the editor's own model holds it (Editor.js reads it back asynchronously). */

@@ -62,6 +62,16 @@ export const FAMILIES: EditorFamily[] = [
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
     undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
   },
+  // Summernote's Ctrl+Z restores its own snapshots of the HTML, and an edit through the input
+  // pipeline makes none: through its API (a page-world script) the accept gets a snapshot before
+  // and after. Without the API, undo after an accept jumps to the last snapshot it made.
+  {
+    name: 'Summernote',
+    matches: inside('.note-editable'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+    undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
+  },
 ];
 
 /**

@@ -39,6 +39,9 @@ const PAGES: Record<string, string> = {
   editorjs: '<h1>Editor.js</h1><div id="editor" style="border: 1px solid #888;"></div>',
   easymde: '<h1>EasyMDE (CodeMirror 5)</h1><link rel="stylesheet" href="./easymde.min.css"><textarea id="editor"></textarea>',
   jodit: '<h1>Jodit</h1><link rel="stylesheet" href="./jodit.min.css"><textarea id="editor"></textarea>',
+  summernote: '<h1>Summernote (lite)</h1><link rel="stylesheet" href="./summernote-lite.min.css"><div id="editor"></div>',
+  medium: '<h1>medium-editor</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
+  squire: '<h1>Squire</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
@@ -63,6 +66,7 @@ export async function buildPages(): Promise<void> {
   const resolve = createRequire(import.meta.url).resolve;
   cpSync(resolve('easymde/dist/easymde.min.css'), path.join(PAGES_DIR, 'easymde.min.css'));
   cpSync(path.join(path.dirname(resolve('jodit/package.json')), 'es2021', 'jodit.min.css'), path.join(PAGES_DIR, 'jodit.min.css'));
+  cpSync(path.join(path.dirname(resolve('summernote/package.json')), 'dist', 'summernote-lite.min.css'), path.join(PAGES_DIR, 'summernote-lite.min.css'));
   for (const [name, body] of Object.entries(PAGES)) {
     writeFileSync(
       path.join(PAGES_DIR, `${name}.html`),

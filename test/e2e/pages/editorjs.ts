@@ -1,4 +1,5 @@
 import EditorJS from '@editorjs/editorjs';
+import { htmlText } from './html-text.ts';
 import { PAGE_TEXT } from './text.ts';
 
 // Editor.js (CodeX): a block editor, each paragraph its own contenteditable; `save()` reads the
@@ -8,13 +9,7 @@ const editor = new EditorJS({
   data: { blocks: [PAGE_TEXT, 'A second paragraph, written by me on a Tuesday.'].map((text) => ({ type: 'paragraph', data: { text } })) },
 });
 
-const plain = (html: string) => {
-  const element = document.createElement('div');
-  element.innerHTML = html;
-  return (element.textContent ?? '').replace(/\u00a0/g, ' ');
-};
-
 await editor.isReady;
 Object.assign(window, {
-  editorText: async () => (await editor.save()).blocks.map((block) => plain(String(block.data.text))).join('\n'),
+  editorText: async () => (await editor.save()).blocks.map((block) => htmlText(String(block.data.text))).join('\n'),
 });
