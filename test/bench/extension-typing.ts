@@ -29,6 +29,8 @@ const KEY_DELAY_MS = 40;
 const PROFILE = process.argv.includes('--profile');
 /** `--hide-toast`: hide the extension's toast once the check is done (a control: does the toast cost paint while typing?). */
 const HIDE_TOAST = process.argv.includes('--hide-toast');
+/** `--detach-ui`: take the extension's card and toast hosts out of the page once the check is done (a control: does their presence cost paint?). */
+const DETACH_UI = process.argv.includes('--detach-ui');
 /** `--page=textarea` or `--page=contenteditable`: only that page; `--skip-draw`, `--skip-typing`: one part only. */
 const PAGES = (['textarea', 'contenteditable'] as const).filter((kind) => !process.argv.some((arg) => arg.startsWith('--page=')) || process.argv.includes(`--page=${kind}`));
 
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
       let labelled: number | undefined;
       if (condition === 'highlights live') labelled = (await check(page, browser.worker!)).labelled;
       if (HIDE_TOAST) await page.evaluate(() => document.querySelector<HTMLElement>('redline-toast')?.style.setProperty('display', 'none'));
+      if (DETACH_UI) await page.evaluate(() => document.querySelectorAll('redline-card, redline-toast').forEach((host) => host.remove()));
       if (condition === 'page highlights') await registerViewportSentences(page);
       await page.waitForTimeout(500);
       const before = await text(page, kind);
