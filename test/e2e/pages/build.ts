@@ -41,6 +41,7 @@ const PAGES: Record<string, string> = {
   jodit: '<h1>Jodit</h1><link rel="stylesheet" href="./jodit.min.css"><textarea id="editor"></textarea>',
   summernote: '<h1>Summernote (lite)</h1><link rel="stylesheet" href="./summernote-lite.min.css"><div id="editor"></div>',
   medium: '<h1>medium-editor</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
+  gutenberg: '<h1>WordPress block editor</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
   squire: '<h1>Squire</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
