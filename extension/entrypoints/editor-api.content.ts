@@ -147,6 +147,7 @@ interface CodeMirror5 {
   coordsChar(point: { left: number; top: number }, mode: 'window'): CodeMirrorPosition & { outside?: boolean };
   charCoords(position: CodeMirrorPosition, mode: 'window'): { left: number; right: number; top: number; bottom: number };
   scrollIntoView(range: { from: CodeMirrorPosition; to: CodeMirrorPosition }, margin?: number): void;
+  changeGeneration(closeEvent: boolean): number;
 }
 
 function codeMirror5Api(cm: CodeMirror5): EditorApi {
@@ -162,7 +163,13 @@ function codeMirror5Api(cm: CodeMirror5): EditorApi {
       cm.setSelection(at(start), at(end));
       cm.scrollIntoView({ from: at(start), to: at(end) }, 60);
     },
-    insert: (text) => (cm.operation(() => cm.replaceSelection(text)), true),
+    // Its own history event: CodeMirror would merge edits made close together (Accept all) into one.
+    insert(text) {
+      cm.changeGeneration(true);
+      cm.operation(() => cm.replaceSelection(text));
+      cm.changeGeneration(true);
+      return true;
+    },
     mark: (layer, marks) =>
       replaceMarks(cm, layer, () => {
         const made: { clear(): void }[] = [];
@@ -189,6 +196,7 @@ interface AceEditor {
   session: {
     doc: { indexToPosition(index: number, startRow?: number): AcePosition; positionToIndex(position: AcePosition, startRow?: number): number };
     addMarker(range: AceRange, className: string, type: 'text', inFront: boolean): number;
+    markUndoGroup(): void;
     removeMarker(id: number): void;
   };
   selection: { setSelectionRange(range: AceRange): void };
@@ -218,7 +226,13 @@ function aceApi(editor: AceEditor): EditorApi {
       editor.selection.setSelectionRange({ start: at(start), end: at(end) });
       editor.renderer.scrollSelectionIntoView(at(start), at(end));
     },
-    insert: (text) => (editor.insert(text), true),
+    // Its own undo group: Ace merges the edits of one moment (Accept all) into one.
+    insert(text) {
+      editor.session.markUndoGroup();
+      editor.insert(text);
+      editor.session.markUndoGroup();
+      return true;
+    },
     mark: (layer, marks) =>
       replaceMarks(editor, layer, () => {
         // Ace's own Range class, without requiring its module system.

@@ -1,6 +1,7 @@
 import type { Frame, Page } from '@playwright/test';
 import { test, expect, type Stack } from './fixtures.ts';
 import { waitForToast } from './page-probes.ts';
+import { expectUndoAsTheNoteSays, undo } from './undo-probes.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
 
@@ -63,34 +64,6 @@ async function humanize(page: Page, frame: Frame, stack: Stack): Promise<Page> {
   return stack.openSidePanel(page);
 }
 
-async function undo(page: Page, frame: Frame, editor: Pick<EditorCase, 'root'>, keys = 'Control+z'): Promise<void> {
-  await page.bringToFront();
-  await frame.locator(editor.root).focus();
-  await page.keyboard.press(keys);
-}
-
-/** Counts the undo steps that take Accept all back, and holds the panel's note to them. */
-async function expectUndoAsTheNoteSays(page: Page, frame: Frame, editor: Pick<EditorCase, 'root'>, panel: Page, before: string): Promise<void> {
-  const note = await panel.getByTestId('undo-note').innerText();
-  let steps = 0;
-  while (steps < 4) {
-    await undo(page, frame, editor);
-    steps++;
-    const restored = await expect
-      .poll(() => modelText(page), { timeout: 1500 })
-      .toBe(before)
-      .then(
-        () => true,
-        () => false,
-      );
-    if (restored) break;
-  }
-  expect(await modelText(page)).toBe(before);
-  // An editor that groups quick edits (Quill) takes one step when the edits were quick, more on a busy machine; the note says so.
-  if (note.includes('usually one undo step')) expect(steps).toBeLessThanOrEqual(2);
-  else expect(note).toContain(steps === 1 ? 'Accept all is one undo step' : 'undo once per accepted suggestion');
-}
-
 for (const editor of EDITORS) {
   test.describe(editor.name, () => {
     test('captures the text canonically, highlights exactly the AI sentences, and the count follows an edit', async ({ page, stack }) => {
@@ -134,7 +107,7 @@ for (const editor of EDITORS) {
       console.log(`strategy ${editor.name}: ${await first.getAttribute('data-strategy')}`);
       await expect.poll(() => modelText(page)).toBe(before.replace(ORIGINAL, SUGGESTION));
       await expect(frame.locator(editor.root)).toContainText(SUGGESTION);
-      await undo(page, frame, editor);
+      await undo(page, frame, editor.root);
       if (!editor.undoes) {
         // The panel says this editor keeps no undo step for an accept: hold it to that.
         await expect(panel.getByTestId('undo-note')).toContainText('not kept in the editor');
@@ -147,9 +120,9 @@ for (const editor of EDITORS) {
       // Redo brings the accepted sentence back, and undo takes it away again, in one step each.
       const redoKeys = editor.name === 'Slate' ? ['Control+Shift+z'] : ['Control+Shift+z', 'Control+y'];
       for (const keys of redoKeys) {
-        await undo(page, frame, editor, keys);
+        await undo(page, frame, editor.root, keys);
         await expect.poll(() => modelText(page)).toBe(before.replace(ORIGINAL, SUGGESTION));
-        await undo(page, frame, editor);
+        await undo(page, frame, editor.root);
         await expect.poll(() => modelText(page)).toBe(before);
       }
       await panel.close();
@@ -160,7 +133,7 @@ for (const editor of EDITORS) {
       await again.getByRole('button', { name: 'Accept all (2)' }).click();
       await expect(again.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']);
       await expect.poll(() => modelText(page)).toBe(before.replace(ORIGINAL, SUGGESTION).replace(SECOND_ORIGINAL, SECOND_SUGGESTION));
-      await expectUndoAsTheNoteSays(page, frame, editor, again, before);
+      await expectUndoAsTheNoteSays(page, frame, editor.root, again, before, modelText);
       await again.close();
     });
 
@@ -271,7 +244,7 @@ for (const editor of [
     await panel.getByRole('button', { name: 'Accept all (2)' }).click();
     await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']);
     await expect.poll(text).not.toBe(before);
-    await expectUndoAsTheNoteSays(page, page.mainFrame(), editor, panel, before);
+    await expectUndoAsTheNoteSays(page, page.mainFrame(), editor.root, panel, before, modelText);
     await panel.close();
   });
 }

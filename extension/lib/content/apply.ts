@@ -43,14 +43,29 @@ const comparable = (text: string) => text.replace(/\u00a0/g, ' ');
  * At the writer's first key or paste, their own selection is put back before the key acts, so
  * what they type goes where they were typing, not over the sentence the apply selected.
  */
-function watchWriter(target: Target, start: number, end: number): { readonly typed: boolean; stop(): void } {
+/** The writer's input as an apply sees it. */
+interface Writer {
+  /** They typed (or pasted, dropped, clicked) in the editor since the apply touched the selection. */
+  readonly typed: boolean;
+  /** When their last input in the editor came (`performance.now()`), before or after that. */
+  readonly lastInputAt: number;
+  /** From now on, input counts as `typed` (and puts their selection back). */
+  arm(): void;
+  stop(): void;
+}
+
+function watchWriter(target: Target, start: number, end: number): Writer {
   const element = target.element;
   const doc = element.ownerDocument;
   const restore = writerSelection(target, start, end);
   const events = ['keydown', 'pointerdown', 'paste', 'drop', 'cut', 'compositionstart'];
   let typed = false;
+  let armed = false;
+  let lastInputAt = -Infinity;
   const notice = (event: Event) => {
     if (!event.isTrusted || !element.contains(event.target as Node) || /^(Shift|Control|Alt|Meta|CapsLock)$/.test((event as KeyboardEvent).key ?? '')) return;
+    lastInputAt = performance.now();
+    if (!armed) return;
     if (!typed && event.type !== 'pointerdown' && event.type !== 'drop') restore();
     typed = true;
   };
@@ -59,6 +74,10 @@ function watchWriter(target: Target, start: number, end: number): { readonly typ
     get typed() {
       return typed;
     },
+    get lastInputAt() {
+      return lastInputAt;
+    },
+    arm: () => (armed = true),
     stop: () => events.forEach((type) => doc.removeEventListener(type, notice, true)),
   };
 }
@@ -146,8 +165,21 @@ export async function applyVerified(
   }
 }
 
-async function applyWatched(target: Target, start: number, end: number, before: string, replacement: string, limits: ApplyLimits, writer: { readonly typed: boolean }): Promise<ApplyResult> {
+/**
+ * How long the writer's input must have paused before the sentence is selected. An editor that
+ * renders after an edit (Slate) sets its own selection a moment after the suggestion goes in; a
+ * key typed in that moment would land at the suggestion, not where the writer was typing.
+ */
+const WRITER_QUIET_MS = 300;
+
+async function applyWatched(target: Target, start: number, end: number, before: string, replacement: string, limits: ApplyLimits, writer: Writer): Promise<ApplyResult> {
   const deadline = performance.now() + limits.budgetMs;
+  // While the writer is typing, wait for a pause; if their typing changed the text meanwhile, nothing is tried.
+  const waitingSince = performance.now();
+  while (performance.now() - Math.max(writer.lastInputAt, waitingSince) < WRITER_QUIET_MS && performance.now() < deadline) await settle(25);
+  if (writer.lastInputAt > waitingSince && comparable(target.readText()) !== comparable(before)) return { status: 'interrupted' };
+  if (performance.now() >= deadline) return { status: 'timeout' };
+  writer.arm();
   const expected = comparable(before.slice(0, start) + replacement + before.slice(end));
   const current = () => comparable(target.readText());
   // An editor may still render the suggestion a frame or two after the writer's input: judged after that.

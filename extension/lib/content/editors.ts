@@ -97,7 +97,8 @@ export const CODE_EDITOR: EditorFamily = {
   name: 'code editor',
   matches: inside('.CodeMirror, .ace_editor'),
   strategies: ['editor-api'],
-  undo: { acceptIsOneStep: true, acceptAll: 'each' },
+  // As a field: Accept all writes all the suggestions in one edit.
+  undo: { acceptIsOneStep: true, acceptAll: 'one' },
 };
 
 export const FIELD: EditorFamily = {
