@@ -2,6 +2,8 @@ import { askPage, askPageFor } from '../page/bridge.ts';
 import { contains, type HighlightSpan, type Highlighter } from './highlighters.ts';
 import { firstIndex } from './remap.ts';
 import { AI_LEVELS, SOURCE_HIGHLIGHT, aiLevel, bandDeclarations, sourceDeclarations } from './styles.ts';
+import { CODE_EDITOR_ROOT } from './editors.ts';
+import type { FieldText } from './field-text.ts';
 import type { FieldTarget } from './target.ts';
 import { pageScheme } from './theme.ts';
 
@@ -12,6 +14,8 @@ import { pageScheme } from './theme.ts';
  */
 export class CodeEditorHighlighter implements Highlighter {
   #drawn: readonly HighlightSpan[] = [];
+  /** The offsets of the text drawn (redrawn with every edit): pointer moves and caret checks do not read the document again. */
+  #offsets: FieldText | undefined;
   readonly #css: string;
   readonly #editor: HTMLElement;
 
@@ -19,7 +23,7 @@ export class CodeEditorHighlighter implements Highlighter {
     private readonly target: FieldTarget,
     private readonly kind: 'ai' | 'source',
   ) {
-    this.#editor = target.element.closest<HTMLElement>('.CodeMirror, .ace_editor') ?? target.element;
+    this.#editor = target.element.closest<HTMLElement>(CODE_EDITOR_ROOT) ?? target.element;
     const scheme = pageScheme(target.element);
     // Ace draws a mark as a box behind the text, where no text decoration shows: a border does.
     const rule = (name: string, declarations: string, underline: string) =>
@@ -32,7 +36,7 @@ export class CodeEditorHighlighter implements Highlighter {
 
   draw(spans: readonly HighlightSpan[]): void {
     this.#drawn = spans;
-    const offsets = this.target.fieldText();
+    const offsets = (this.#offsets = this.target.fieldText());
     const marks = spans.map((span) => ({
       start: offsets.toValue(span.start),
       end: offsets.toValue(span.end, true),
@@ -42,8 +46,8 @@ export class CodeEditorHighlighter implements Highlighter {
   }
 
   #spanAt(valueOffset: string | undefined): HighlightSpan | undefined {
-    if (valueOffset === undefined) return undefined;
-    const offset = this.target.fieldText().toText(Number(valueOffset));
+    if (valueOffset === undefined || !this.#offsets) return undefined;
+    const offset = this.#offsets.toText(Number(valueOffset));
     const span = this.#drawn[firstIndex(this.#drawn, (candidate) => candidate.end > offset)];
     return span && contains(span, offset) ? span : undefined;
   }
@@ -66,7 +70,8 @@ export class CodeEditorHighlighter implements Highlighter {
   }
 
   rectsOf(span: HighlightSpan): DOMRect[] {
-    const offsets = this.target.fieldText();
+    const offsets = this.#offsets;
+    if (!offsets) return [];
     const reply = askPageFor(this.target.element, { op: 'boxes', start: offsets.toValue(span.start), end: offsets.toValue(span.end, true) });
     if (!reply) return [];
     const boxes = JSON.parse(reply) as [number, number, number, number][];
@@ -74,13 +79,15 @@ export class CodeEditorHighlighter implements Highlighter {
   }
 
   select(span: HighlightSpan): void {
-    const offsets = this.target.fieldText();
+    const offsets = this.#offsets;
+    if (!offsets) return;
     this.target.element.focus({ preventScroll: true });
     askPage(this.target.element, { op: 'select', start: offsets.toValue(span.start), end: offsets.toValue(span.end, true) });
   }
 
   clear(): void {
     this.#drawn = [];
+    this.#offsets = undefined;
     askPage(this.target.element, { op: 'mark', layer: this.kind, marks: [], css: this.#css });
   }
 }

@@ -93,9 +93,11 @@ export const CONTENTEDITABLE: EditorFamily = {
  * textarea holds a line or the selection at most, so the document is read, selected and edited
  * through the editor's API in the page's world. The edit is one step of the editor's history.
  */
+export const CODE_EDITOR_ROOT = '.CodeMirror, .ace_editor';
+
 export const CODE_EDITOR: EditorFamily = {
   name: 'code editor',
-  matches: inside('.CodeMirror, .ace_editor'),
+  matches: inside(CODE_EDITOR_ROOT),
   strategies: ['editor-api'],
   // As a field: Accept all writes all the suggestions in one edit.
   undo: { acceptIsOneStep: true, acceptAll: 'one' },

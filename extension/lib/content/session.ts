@@ -730,7 +730,7 @@ export class PageSession {
     disposePrepared(this.#prepared);
     this.#prepared = undefined;
     let prepared: Prepared;
-    if (target.kind === 'field' && !mirrored(target)) prepared = { target };
+    if (!mirrored(target)) prepared = { target };
     else if (target.kind === 'field') {
       Mirror ??= await onDemand<typeof FieldHighlighter>('mirror');
       const mirror = new Mirror(target as FieldTarget);
@@ -822,12 +822,12 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
   return budgetMs >= 1000 ? { ...APPLY_LIMITS, budgetMs } : undefined;
 }
 
-/** Whether a field is drawn where a writer can see it (not an editor's hidden input field). */
 /** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text (the editor marks its own lines). */
 function mirrored(target: Target): boolean {
   return target.family !== CODE_EDITOR;
 }
 
+/** Whether a field is drawn where a writer can see it (not an editor's hidden input field). */
 function shownOnPage(field: HTMLElement): boolean {
   const rect = field.getBoundingClientRect();
   return rect.width >= 8 && rect.height >= 8 && getComputedStyle(field).opacity !== '0';

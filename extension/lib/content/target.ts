@@ -1,6 +1,6 @@
 import { askPage, readThroughPage } from '../page/bridge.ts';
 import { DomText } from './dom-text.ts';
-import { BLOCK_DOCUMENT, CODE_EDITOR, FIELD, familyOf, type EditorFamily } from './editors.ts';
+import { BLOCK_DOCUMENT, CODE_EDITOR, CODE_EDITOR_ROOT, FIELD, familyOf, type EditorFamily } from './editors.ts';
 import { fieldText, type FieldText } from './field-text.ts';
 
 /** Where a check's text comes from, and how to point back into it. */
@@ -91,7 +91,7 @@ export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): Fiel
  */
 export function codeEditorTarget(field: HTMLTextAreaElement): FieldTarget | undefined {
   if (!CODE_EDITOR.matches(field)) return undefined;
-  const editor = field.closest<HTMLElement>('.CodeMirror, .ace_editor')!;
+  const editor = field.closest<HTMLElement>(CODE_EDITOR_ROOT)!;
   if (readThroughPage(field) === undefined) return undefined;
   const value = () => readThroughPage(field) ?? '';
   return {

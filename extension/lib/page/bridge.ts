@@ -3,8 +3,8 @@
  * editor instances and their undo managers live (TinyMCE `tinymce.get()`, CodeMirror 5's
  * `wrapper.CodeMirror`, Ace's `container.env.editor`). A request is a cancelable event on the
  * editor root with a JSON string as detail (only primitives cross between worlds); the
- * page-world script cancels it when an editor API did the work, and answers a `read` with a
- * reply event carrying the text. The page sees the request, as it sees any edit to its own
+ * page-world script cancels it when an editor API did the work, and answers a question (the
+ * text, the caret, an offset, boxes) with a reply event carrying a string. The page sees the request, as it sees any edit to its own
  * document; no reply is trusted without the read-back in apply.ts.
  */
 export const PAGE_API_EVENT = 'redline:editor-api';

@@ -8,4 +8,4 @@ import { PAGE_TEXT } from './text.ts';
 Object.assign(window, { DOMPurify });
 const editor = new Squire(document.querySelector<HTMLElement>('#editor')!);
 editor.setHTML(`<div>${PAGE_TEXT}</div><div>A second paragraph, written by me on a Tuesday.</div>`);
-Object.assign(window, { editorText: () => htmlText(editor.getHTML().replace(/<\/div>\s*<div>/g, '</p>\n<p>')).replace(/\n$/, '') });
+Object.assign(window, { editorText: () => htmlText(editor.getHTML()).replace(/\n$/, '') });
