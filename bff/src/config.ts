@@ -57,6 +57,7 @@ const Env = z.object({
   BFF_BODY_TIMEOUT_MS: positiveInt(30_000),
   BFF_KEEP_ALIVE_TIMEOUT_MS: positiveInt(5_000),
   BFF_MAX_CONNECTIONS: positiveInt(512),
+  BFF_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(300).default(20),
   BFF_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -117,6 +118,8 @@ export interface BffConfig {
   /** Connection limits of the HTTP server. */
   http: HttpLimits;
   logLevel: z.infer<typeof Env>['BFF_LOG_LEVEL'];
+  /** How far the JS heap may grow past what the last full GC kept, in percent; 0: V8's own (up to 4 times). */
+  heapGrowingPercent: number;
   /** The origin clients reach this BFF at; MCP OAuth tokens are bound to `<publicUrl>/mcp`. Unset: the listening address. */
   publicUrl?: string;
   oauth: { accessTokenSeconds: number; refreshTokenDays: number };
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
       maxConnections: e.BFF_MAX_CONNECTIONS,
     },
     logLevel: e.BFF_LOG_LEVEL,
+    heapGrowingPercent: e.BFF_HEAP_GROWING_PERCENT,
     publicUrl: e.BFF_PUBLIC_URL,
     oauth: { accessTokenSeconds: e.BFF_OAUTH_ACCESS_TOKEN_SECONDS, refreshTokenDays: e.BFF_OAUTH_REFRESH_TOKEN_DAYS },
   };

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import v8 from 'node:v8';
 import { OWN_CHROME_EXTENSION_ORIGIN } from '@redline/shared';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureFirstMember, tokenFileLeftBehind } from './first-run.ts';
@@ -14,6 +15,11 @@ try {
   }
   throw error;
 }
+
+// V8 lets the heap grow to several times what survived its last full GC before it collects
+// again; under load that doubled the BFF's memory for garbage (npm run bench, README). The flag
+// is read at every GC, so setting it now takes effect.
+if (config.heapGrowingPercent > 0) v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 
 const bff = await startBff(config);
 

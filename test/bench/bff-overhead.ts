@@ -18,6 +18,8 @@
  *
  * --baseline adds "BFF, SQLite (REF)": the BFF's code at that commit (bff/ only; the rest and
  * node_modules from this tree), measured in the same run for a before/after.
+ * --variant "LABEL:NAME=VALUE ..." (repeatable) adds "BFF, SQLite, LABEL": this commit's BFF
+ * with those environment variables, e.g. "V8's heap growth:BFF_HEAP_GROWING_PERCENT=0".
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'redis-url': { type: 'string', default: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
     baseline: { type: 'string' },
+    variant: { type: 'string', multiple: true, default: [] },
   },
 });
 const seconds = Number(values.seconds);
@@ -233,6 +236,14 @@ try {
     const dataDir = path.join(workDir, 'sqlite');
     mkdirSync(dataDir);
     await startBff('SQLite', { BFF_DATA_DIR: dataDir });
+  }
+  for (const variant of values.variant) {
+    // This commit's SQLite BFF with other settings, e.g. `--variant "V8's heap growth:BFF_HEAP_GROWING_PERCENT=0"`.
+    const [label, settings = ''] = variant.split(/:(.*)/s);
+    const dataDir = path.join(workDir, `variant-${values.variant.indexOf(variant)}`);
+    mkdirSync(dataDir);
+    const env = Object.fromEntries(settings.split(/\s+(?=[A-Z_]+=)/).filter(Boolean).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
+    await startBff(`SQLite, ${label}`, { ...env, BFF_DATA_DIR: dataDir });
   }
   if (values.baseline) {
     // The BFF as it was at that commit, beside this one: its bff/ folder, everything else shared.
