@@ -61,6 +61,9 @@ const Env = z.object({
   BFF_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+/** Every environment variable the BFF reads. */
+export const CONFIG_VARIABLES = Object.keys(Env.shape);
+
 export interface RetryPolicy {
   deadlineMs: number;
   attemptTimeoutMs: number;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BFF_ERROR_CODES } from '@redline/shared';
-import { loadConfig } from '@redline/bff/config';
+import { CONFIG_VARIABLES, loadConfig } from '@redline/bff/config';
 import { createMember } from '@redline/bff/members';
 import { startBff, type RunningBff } from '@redline/bff/server';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
@@ -72,6 +72,10 @@ describe('documentation', () => {
   const readme = readFileSync('README.md', 'utf8');
   it.each(BFF_ERROR_CODES.map((code) => [code]))('the README documents the error code %s', (code) => {
     expect(readme).toContain(`\`${code}\``);
+  });
+  const configuration = readme.slice(readme.indexOf('### Configuration (environment)'), readme.indexOf('### When the database fails'));
+  it.each(CONFIG_VARIABLES.map((name) => [name]))('the README\'s configuration table explains %s', (name) => {
+    expect(configuration).toMatch(new RegExp(`^\\|[^\\n]*\`${name}\``, 'm'));
   });
 });
 
