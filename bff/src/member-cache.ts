@@ -1,8 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from './logging.ts';
 import { MEMBERS_CHANNEL } from './member-events.ts';
 import { authenticate, hashToken, looksLikeToken } from './members.ts';
 import type { Ledger, MemberRecord } from './storage/ledger.ts';
+import { pgDriver } from './storage/pg-driver.ts';
 
 const RECONNECT_MS = 1_000;
 
@@ -46,7 +47,7 @@ export function createMemberAuthenticator({ ledger, databaseUrl, ttlMs = 30_000,
     cache.clear();
   };
   const listen = async () => {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new (await pgDriver()).Client({ connectionString: databaseUrl });
     client = next;
     const lost = () => {
       if (client !== next) return;

@@ -109,7 +109,7 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
     partConcurrency: config.partConcurrency,
     resultRetentionHours: config.resultRetentionHours,
   });
-  const rateLimiter = createMemberRateLimiter({ ...config.memberRateLimit, redisUrl: config.redisUrl, logger, metrics });
+  const rateLimiter = await createMemberRateLimiter({ ...config.memberRateLimit, redisUrl: config.redisUrl, logger, metrics });
   await rateLimiter.ready();
   const members = createMemberAuthenticator({ ledger, databaseUrl: config.databaseUrl, logger });
   const upstream = config.upstream;

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
@@ -44,10 +43,11 @@ const STARTUP_WAIT_MS = 2_000;
  * the fallback in `bff_rate_limit_store_errors_total`. A limit that briefly holds per
  * instance is a smaller harm than an outage of every member's checks.
  */
-export function createMemberRateLimiter({ requests, windowMs, redisUrl, logger, metrics }: RateLimitOptions): MemberRateLimiter {
+export async function createMemberRateLimiter({ requests, windowMs, redisUrl, logger, metrics }: RateLimitOptions): Promise<MemberRateLimiter> {
   const duration = Math.max(1, Math.round(windowMs / 1000));
+  // Loaded only when used: a BFF without Redis would carry the client's memory for nothing.
   const redis = redisUrl
-    ? new Redis(redisUrl, {
+    ? new (await import('ioredis')).Redis(redisUrl, {
         // Fail fast rather than queue when Redis is away: the request falls back to local counting.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,

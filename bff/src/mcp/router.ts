@@ -1,6 +1,4 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BffConfig } from '../config.ts';
 import { HttpError } from '../errors.ts';
@@ -23,6 +21,10 @@ export interface McpRouterOptions {
 }
 
 export const MCP_PATH = '/mcp';
+
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/mcp.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+/** The SDK's server, loaded by the first MCP call: a BFF that serves none saves its memory (about 4 MiB of heap). */
+const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 const INTERNAL = () => HttpError.of(500, 'internal_error', 'Something went wrong in the BFF. Try again; if it persists, tell your administrator.');
 
@@ -61,7 +63,8 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
     }
   };
 
-  const serverFor = (caller: Caller) => {
+  const serverFor = async (caller: Caller) => {
+    const [{ McpServer }] = await loadSdk();
     const server = new McpServer(
       { name: 'redline', title: 'Redline (team text analysis)', version },
       { instructions: 'AI-writing detection, humanizing and source checks for your team. Give every deliberate call a new idempotency_key and reuse it only to retry the same call.' },
@@ -77,7 +80,8 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   };
 
   router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes }), async (req: Request, res: Response) => {
-    const server = serverFor(res.locals.caller as Caller);
+    const server = await serverFor(res.locals.caller as Caller);
+    const [, { StreamableHTTPServerTransport }] = await loadSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -1,11 +1,13 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../logging.ts';
+import { pgDriver } from './pg-driver.ts';
 
 const RECONNECT_MS = 1_000;
 
 /** Sends a NOTIFY on `channel` (a fixed SQL name) from a connection of its own. */
 export async function notifyChannel(databaseUrl: string, channel: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const { Client } = await pgDriver();
+  const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query(`NOTIFY ${channel}`);
@@ -24,7 +26,7 @@ export function listenChannel(databaseUrl: string, channel: string, onChange: ()
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   const listen = async () => {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new (await pgDriver()).Client({ connectionString: databaseUrl });
     client = next;
     const lost = () => {
       if (client !== next) return;

@@ -1,10 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationRecord, StoredError } from './ledger.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
 import type { OAuthStore } from './oauth-store.ts';
+import { pgDriver } from './pg-driver.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 /**
@@ -147,7 +148,8 @@ export class PostgresLedger implements Ledger {
     const options = typeof schemaOrOptions === 'string' ? { schema: schemaOrOptions } : schemaOrOptions;
     const schema = options.schema ?? 'public';
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name "${schema}".`);
-    const pool = new pg.Pool({
+    const { Pool } = await pgDriver();
+    const pool = new Pool({
       connectionString,
       max: options.poolSize ?? 10,
       options: `-c search_path=${schema}`,
