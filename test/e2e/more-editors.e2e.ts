@@ -28,6 +28,9 @@ const EDITORS: { name: string; page: string; root: string; undo: boolean; marker
   { name: 'Summernote', page: 'summernote', root: '.note-editable', undo: true },
   { name: 'medium-editor', page: 'medium', root: '#editor', undo: true },
   { name: 'Squire', page: 'squire', root: '#editor', undo: true },
+  { name: 'Quill 1', page: 'quill1', root: '.ql-editor', undo: true },
+  { name: 'TOAST UI Editor (WYSIWYG)', page: 'toastui', root: '.toastui-editor-ww-container .ProseMirror', undo: true },
+  { name: 'TOAST UI Editor (Markdown)', page: 'toastui-markdown', root: '.toastui-editor-md-container .ProseMirror', undo: true },
   // A bare BlockEditorProvider keeps no history (WordPress's post editor adds its own): Ctrl+Z
   // does not undo the writer's own typing there either (measured), so it is not asked of an accept.
   { name: 'WordPress block editor', page: 'gutenberg', root: '.block-editor-rich-text__editable >> nth=0', undo: false },

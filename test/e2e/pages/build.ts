@@ -43,6 +43,9 @@ const PAGES: Record<string, string> = {
   medium: '<h1>medium-editor</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   gutenberg: '<h1>WordPress block editor</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
   squire: '<h1>Squire</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
+  quill1: '<h1>Quill 1</h1><div id="editor"></div>',
+  toastui: '<h1>TOAST UI Editor (WYSIWYG)</h1><link rel="stylesheet" href="./toastui-editor.css"><div id="editor"></div>',
+  'toastui-markdown': '<h1>TOAST UI Editor (Markdown)</h1><link rel="stylesheet" href="./toastui-editor.css"><div id="editor"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
@@ -68,6 +71,7 @@ export async function buildPages(): Promise<void> {
   cpSync(resolve('easymde/dist/easymde.min.css'), path.join(PAGES_DIR, 'easymde.min.css'));
   cpSync(path.join(path.dirname(resolve('jodit/package.json')), 'es2021', 'jodit.min.css'), path.join(PAGES_DIR, 'jodit.min.css'));
   cpSync(path.join(path.dirname(resolve('summernote/package.json')), 'dist', 'summernote-lite.min.css'), path.join(PAGES_DIR, 'summernote-lite.min.css'));
+  cpSync(resolve('@toast-ui/editor/dist/toastui-editor.css'), path.join(PAGES_DIR, 'toastui-editor.css'));
   for (const [name, body] of Object.entries(PAGES)) {
     writeFileSync(
       path.join(PAGES_DIR, `${name}.html`),

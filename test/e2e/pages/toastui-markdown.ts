@@ -1,0 +1,3 @@
+import { mountToastUi } from './toastui-editor.ts';
+
+mountToastUi('markdown');

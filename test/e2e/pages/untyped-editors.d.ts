@@ -1,0 +1,17 @@
+// Editors whose types cannot be resolved from these pages: Quill 1 ships none, and TOAST UI's
+// are not reachable through its package's "exports". Only what the test pages use.
+declare module 'quill1' {
+  export default class Quill {
+    constructor(container: string | Element, options: object);
+    setText(text: string): void;
+    getText(): string;
+    getModule(name: string): unknown;
+  }
+}
+
+declare module '@toast-ui/editor' {
+  export default class Editor {
+    constructor(options: { el: HTMLElement; initialEditType: 'markdown' | 'wysiwyg'; previewStyle: 'tab' | 'vertical'; hideModeSwitch?: boolean; toolbarItems?: unknown[]; height?: string; initialValue?: string });
+    getMarkdown(): string;
+  }
+}
