@@ -20,13 +20,17 @@ import { configureExtension, launch, runDetector, servePages, startBff, waitForT
 import { KINDS, breakdown, extensionCallers, type Kind as WorkKind } from './typing/breakdown.ts';
 import { topEvents, topFunctions } from './typing/profile.ts';
 import { AI_LEVELS, bandDeclarations } from '../../extension/lib/content/styles.ts';
-import { keystrokeCost, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
+import { invalidations, keystrokeCost, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const TYPED = ' Then I typed a new sentence here, slowly and carefully, to see whether the highlights keep up with me as I go along the line. It should all feel instant and smooth, like any ordinary text box would do today.'.slice(0, 200);
 const KEY_DELAY_MS = 40;
 /** `--profile`: also print where the main thread's time went while typing with highlights live. */
 const PROFILE = process.argv.includes('--profile');
+/** `--invalidations`: also print paint per keystroke (quantiles, by layer) and what made Chromium restyle, lay out and repaint. */
+const INVALIDATIONS = process.argv.includes('--invalidations');
+/** `--rebuild-highlights=reset|refill|rewrap|copy`: a control, see rebuildHighlights. */
+const REBUILD = process.argv.find((arg) => arg.startsWith('--rebuild-highlights='))?.split('=')[1] as Rebuild | undefined;
 /** `--hide-toast`: hide the extension's toast once the check is done (a control: does the toast cost paint while typing?). */
 const HIDE_TOAST = process.argv.includes('--hide-toast');
 /** `--detach-ui`: take the extension's card and toast hosts out of the page once the check is done (a control: does their presence cost paint?). */
@@ -92,6 +96,43 @@ async function liveHighlights(page: Page, kind: Kind, prefix: string): Promise<n
     },
     { kind, prefix },
   );
+}
+
+type Rebuild = 'reset' | 'refill' | 'rewrap' | 'copy';
+
+/**
+ * A control for the extension's paint while typing: once the check is done, the page's own
+ * script rebuilds the extension's registered highlights. `reset`: deletes and registers the
+ * same Highlight objects again; `refill`: clears each and adds the same ranges back; `rewrap`:
+ * registers new Highlight objects built with the same ranges; `copy`: new Highlights of new
+ * ranges with the same ends. The extension's later range updates reach the ranges in all but
+ * `copy`.
+ */
+async function rebuildHighlights(page: Page, how: Rebuild): Promise<void> {
+  await page.evaluate((how) => {
+    for (const name of [...CSS.highlights.keys()].filter((key) => key.startsWith('redline-'))) {
+      const highlight = CSS.highlights.get(name)!;
+      const ranges = [...highlight] as Range[];
+      if (how === 'reset') {
+        CSS.highlights.delete(name);
+        CSS.highlights.set(name, highlight);
+      } else if (how === 'refill') {
+        highlight.clear();
+        for (const range of ranges) highlight.add(range);
+      } else if (how === 'rewrap') {
+        CSS.highlights.set(name, new Highlight(...ranges));
+      } else {
+        const copies = ranges.map((range) => {
+          const copy = document.createRange();
+          copy.setStart(range.startContainer, range.startOffset);
+          copy.setEnd(range.endContainer, range.endOffset);
+          return copy;
+        });
+        highlight.clear();
+        CSS.highlights.set(name, new Highlight(...copies));
+      }
+    }
+  }, how);
 }
 
 /**
@@ -187,9 +228,10 @@ async function main(): Promise<void> {
       if (HIDE_TOAST) await page.evaluate(() => document.querySelector<HTMLElement>('redline-toast')?.style.setProperty('display', 'none'));
       if (DETACH_UI) await page.evaluate(() => document.querySelectorAll('redline-card, redline-toast').forEach((host) => host.remove()));
       if (condition === 'page highlights') await registerViewportSentences(page);
+      if (condition === 'highlights live' && REBUILD) await rebuildHighlights(page, REBUILD);
       await page.waitForTimeout(500);
       const before = await text(page, kind);
-      const events = await traced(page, () => page.keyboard.type(TYPED, { delay: KEY_DELAY_MS }), PROFILE);
+      const events = await traced(page, () => page.keyboard.type(TYPED, { delay: KEY_DELAY_MS }), PROFILE, INVALIDATIONS);
       await page.waitForTimeout(200);
       const after = await text(page, kind);
       if (after.length - before.length !== TYPED.length || !after.includes(TYPED)) throw new Error(`${kind}: the typed text did not land in the document`);
@@ -208,6 +250,26 @@ async function main(): Promise<void> {
         }),
       ) as Typing['kinds'];
 
+      if (INVALIDATIONS) {
+        const paint = perKey.map((key) => key.paint + key['pre-paint']).sort((x, y) => x - y);
+        console.log(`\n${kind}, ${condition}: pre-paint + paint per keystroke, p10/p25/p50/p75/p90/max: ${[10, 25, 50, 75, 90, 100].map((q) => percentile(paint, q).toFixed(2)).join(' / ')} ms`);
+        const paints = new Map<string, { count: number; ms: number }>();
+        for (const event of events) {
+          if (event.name !== 'Paint' || event.pid !== thread.pid || event.tid !== thread.tid) continue;
+          const data = (event.args?.data ?? {}) as { clip?: number[]; nodeId?: number; layerId?: number };
+          const clip = data.clip ?? [];
+          const xs = clip.filter((_, i) => i % 2 === 0);
+          const ys = clip.filter((_, i) => i % 2 === 1);
+          const key = `layer ${data.layerId} node ${data.nodeId} clip ${Math.round(Math.max(...xs) - Math.min(...xs))}x${Math.round(Math.max(...ys) - Math.min(...ys))}`;
+          const entry = paints.get(key) ?? { count: 0, ms: 0 };
+          entry.count++;
+          entry.ms += (event.dur ?? 0) / 1000;
+          paints.set(key, entry);
+        }
+        for (const [key, { count, ms }] of [...paints].sort((x, y) => y[1].ms - x[1].ms).slice(0, 8)) console.log(`  Paint ${key}: ${count} times, ${ms.toFixed(1)} ms`);
+        console.log(`${kind}, ${condition}: invalidations over ${TYPED.length} keystrokes`);
+        for (const { what, count } of invalidations(events).slice(0, 25)) console.log(`  ${String(count).padStart(6)}  ${what}`);
+      }
       if (PROFILE && condition !== 'extension idle') {
         const thread = mainThread(events, 'keydown');
         const keys = events.filter((event) => event.name === 'EventDispatch' && event.args?.data?.type === 'keydown').map((event) => event.ts);

@@ -16,13 +16,15 @@ export interface TraceEvent {
 const CATEGORIES = ['devtools.timeline', 'blink.user_timing', 'toplevel', 'disabled-by-default-devtools.timeline'];
 /** With `--profile`, JavaScript samples too (they add their own overhead). */
 const PROFILE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler'];
+/** With `--invalidations`, what made Chromium restyle, lay out and repaint (and which nodes). */
+const INVALIDATION_CATEGORIES = ['disabled-by-default-devtools.timeline.invalidationTracking'];
 
 /** Records a Chromium trace (the same one DevTools' Performance panel records) around `work`. */
-export async function traced(page: Page, work: () => Promise<void>, withSamples = false): Promise<TraceEvent[]> {
+export async function traced(page: Page, work: () => Promise<void>, withSamples = false, withInvalidations = false): Promise<TraceEvent[]> {
   const session: CDPSession = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   session.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
-  await session.send('Tracing.start', { categories: [...CATEGORIES, ...(withSamples ? PROFILE_CATEGORIES : [])].join(','), transferMode: 'ReportEvents' });
+  await session.send('Tracing.start', { categories: [...CATEGORIES, ...(withSamples ? PROFILE_CATEGORIES : []), ...(withInvalidations ? INVALIDATION_CATEGORIES : [])].join(','), transferMode: 'ReportEvents' });
   try {
     await work();
   } finally {
@@ -124,3 +126,15 @@ export const percentile = (values: number[], p: number) => {
 };
 
 export const median = (values: number[]) => percentile(values, 50);
+
+/** Invalidations recorded with `--invalidations`, by kind, reason and node, most frequent first. */
+export function invalidations(events: TraceEvent[]): { what: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const event of events) {
+    if (!event.cat.includes('invalidationTracking')) continue;
+    const data = (event.args?.data ?? {}) as { reason?: string; nodeName?: string; invalidationSet?: unknown; changedAttribute?: string; changedClass?: string };
+    const what = [event.name, data.reason, data.nodeName, data.changedAttribute && `attribute ${data.changedAttribute}`, data.changedClass && `class ${data.changedClass}`].filter(Boolean).join(' | ');
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  return [...counts].map(([what, count]) => ({ what, count })).sort((a, b) => b.count - a.count);
+}
