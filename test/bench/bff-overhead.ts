@@ -237,10 +237,10 @@ try {
     mkdirSync(dataDir);
     await startBff('SQLite', { BFF_DATA_DIR: dataDir });
   }
-  for (const variant of values.variant) {
+  for (const [index, variant] of values.variant.entries()) {
     // This commit's SQLite BFF with other settings, e.g. `--variant "V8's heap growth:BFF_HEAP_GROWING_PERCENT=0"`.
     const [label, settings = ''] = variant.split(/:(.*)/s);
-    const dataDir = path.join(workDir, `variant-${values.variant.indexOf(variant)}`);
+    const dataDir = path.join(workDir, `variant-${index}`);
     mkdirSync(dataDir);
     const env = Object.fromEntries(settings.split(/\s+(?=[A-Z_]+=)/).filter(Boolean).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
     await startBff(`SQLite, ${label}`, { ...env, BFF_DATA_DIR: dataDir });

@@ -20,7 +20,7 @@ import { configureExtension, launch, runDetector, servePages, startBff, waitForT
 import { KINDS, breakdown, extensionCallers, type Kind as WorkKind } from './typing/breakdown.ts';
 import { topEvents, topFunctions } from './typing/profile.ts';
 import { AI_LEVELS, bandDeclarations } from '../../extension/lib/content/styles.ts';
-import { invalidations, keystrokeCost, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
+import { invalidations, keystrokeCost, paintsByLayer, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const TYPED = ' Then I typed a new sentence here, slowly and carefully, to see whether the highlights keep up with me as I go along the line. It should all feel instant and smooth, like any ordinary text box would do today.'.slice(0, 200);
@@ -253,20 +253,7 @@ async function main(): Promise<void> {
       if (INVALIDATIONS) {
         const paint = perKey.map((key) => key.paint + key['pre-paint']).sort((x, y) => x - y);
         console.log(`\n${kind}, ${condition}: pre-paint + paint per keystroke, p10/p25/p50/p75/p90/max: ${[10, 25, 50, 75, 90, 100].map((q) => percentile(paint, q).toFixed(2)).join(' / ')} ms`);
-        const paints = new Map<string, { count: number; ms: number }>();
-        for (const event of events) {
-          if (event.name !== 'Paint' || event.pid !== thread.pid || event.tid !== thread.tid) continue;
-          const data = (event.args?.data ?? {}) as { clip?: number[]; nodeId?: number; layerId?: number };
-          const clip = data.clip ?? [];
-          const xs = clip.filter((_, i) => i % 2 === 0);
-          const ys = clip.filter((_, i) => i % 2 === 1);
-          const key = `layer ${data.layerId} node ${data.nodeId} clip ${Math.round(Math.max(...xs) - Math.min(...xs))}x${Math.round(Math.max(...ys) - Math.min(...ys))}`;
-          const entry = paints.get(key) ?? { count: 0, ms: 0 };
-          entry.count++;
-          entry.ms += (event.dur ?? 0) / 1000;
-          paints.set(key, entry);
-        }
-        for (const [key, { count, ms }] of [...paints].sort((x, y) => y[1].ms - x[1].ms).slice(0, 8)) console.log(`  Paint ${key}: ${count} times, ${ms.toFixed(1)} ms`);
+        for (const { where, count, ms } of paintsByLayer(events, thread).slice(0, 8)) console.log(`  Paint ${where}: ${count} times, ${ms.toFixed(1)} ms`);
         console.log(`${kind}, ${condition}: invalidations over ${TYPED.length} keystrokes`);
         for (const { what, count } of invalidations(events).slice(0, 25)) console.log(`  ${String(count).padStart(6)}  ${what}`);
       }

@@ -22,6 +22,7 @@ export interface McpRouterOptions {
 
 export const MCP_PATH = '/mcp';
 
+type McpServerClass = typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
 let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/server/mcp.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
 /** The SDK's server, loaded by the first MCP call: a BFF that serves none saves its memory (about 4 MiB of heap). */
 const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
@@ -63,8 +64,7 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
     }
   };
 
-  const serverFor = async (caller: Caller) => {
-    const [{ McpServer }] = await loadSdk();
+  const serverFor = (McpServer: McpServerClass, caller: Caller) => {
     const server = new McpServer(
       { name: 'redline', title: 'Redline (team text analysis)', version },
       { instructions: 'AI-writing detection, humanizing and source checks for your team. Give every deliberate call a new idempotency_key and reuse it only to retry the same call.' },
@@ -80,8 +80,8 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   };
 
   router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes }), async (req: Request, res: Response) => {
-    const server = await serverFor(res.locals.caller as Caller);
-    const [, { StreamableHTTPServerTransport }] = await loadSdk();
+    const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
+    const server = serverFor(McpServer, res.locals.caller as Caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -138,3 +138,23 @@ export function invalidations(events: TraceEvent[]): { what: string; count: numb
   }
   return [...counts].map(([what, count]) => ({ what, count })).sort((a, b) => b.count - a.count);
 }
+
+/** The thread's Paint events by layer, node and clip size, the costliest first (`--invalidations`). */
+export function paintsByLayer(events: TraceEvent[], thread: { pid: number; tid: number }): { where: string; count: number; ms: number }[] {
+  const paints = new Map<string, { count: number; ms: number }>();
+  for (const event of events) {
+    if (event.name !== 'Paint' || event.pid !== thread.pid || event.tid !== thread.tid) continue;
+    const data = (event.args?.data ?? {}) as { clip?: number[]; nodeId?: number; layerId?: number };
+    const clip = data.clip ?? [];
+    const span = (axis: 0 | 1) => {
+      const values = clip.filter((_, i) => i % 2 === axis);
+      return Math.round(Math.max(...values) - Math.min(...values));
+    };
+    const where = `layer ${data.layerId} node ${data.nodeId} clip ${span(0)}x${span(1)}`;
+    const entry = paints.get(where) ?? { count: 0, ms: 0 };
+    entry.count++;
+    entry.ms += (event.dur ?? 0) / 1000;
+    paints.set(where, entry);
+  }
+  return [...paints].map(([where, totals]) => ({ where, ...totals })).sort((a, b) => b.ms - a.ms);
+}
