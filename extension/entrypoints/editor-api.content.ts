@@ -7,8 +7,8 @@ import { PAGE_API_EVENT, PAGE_REPLY_EVENT, type PageRequest } from '../lib/page/
  *   through its API, an accept is one step of its own undo manager.
  * - Summernote's undo restores its own snapshots, which an edit through the input pipeline
  *   does not make: the accept is put between two snapshots.
- * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace) keep the
- *   document only in their model: it is read, selected and edited there.
+ * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace, Monaco)
+ *   keep the document only in their model: it is read, selected and edited there.
  * Text goes only to the content script that asked, in a reply event on the same element.
  */
 
@@ -253,7 +253,95 @@ function aceApi(editor: AceEditor): EditorApi {
   };
 }
 
+type MonacoPosition = { lineNumber: number; column: number };
+type MonacoRange = { startLineNumber: number; startColumn: number; endLineNumber: number; endColumn: number };
+
+interface MonacoEditor {
+  getDomNode(): HTMLElement | null;
+  getModel(): { getValue(): string; getPositionAt(offset: number): MonacoPosition; getOffsetAt(position: MonacoPosition): number } | null;
+  getRawOptions(): { readOnly?: boolean };
+  getSelection(): MonacoRange | null;
+  setSelection(range: MonacoRange): void;
+  revealRangeInCenterIfOutsideViewport(range: MonacoRange): void;
+  executeEdits(source: string, edits: { range: MonacoRange; text: string; forceMoveMarkers: boolean }[]): boolean;
+  pushUndoStop(): boolean;
+  createDecorationsCollection(decorations: { range: MonacoRange; options: { inlineClassName: string; stickiness: number } }[]): { clear(): void };
+  getPosition(): MonacoPosition | null;
+  getTargetAtClientPoint(x: number, y: number): { type: number; position: MonacoPosition | null } | null;
+  getScrolledVisiblePosition(position: MonacoPosition): { top: number; left: number; height: number } | null;
+}
+
+/** Monaco's `MouseTargetType.CONTENT_TEXT` and `TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges`. */
+const MONACO_CONTENT_TEXT = 6;
+const MONACO_NEVER_GROWS = 1;
+
+/**
+ * The Monaco editor around `root`. Its instances are reachable only through the page's
+ * `monaco` global (pages that load it with its AMD loader, from a CDN or a React wrapper); a
+ * Monaco bundled into the page's own code is out of reach, and is then not read at all.
+ */
+function monacoFor(root: Element): MonacoEditor | undefined {
+  const container = root.closest('.monaco-editor');
+  if (!container) return undefined;
+  const editors = (window as unknown as { monaco?: { editor?: { getEditors?(): readonly MonacoEditor[] } } }).monaco?.editor?.getEditors?.();
+  return editors?.find((editor) => editor.getDomNode() === container && editor.getModel() !== null);
+}
+
+function monacoApi(editor: MonacoEditor): EditorApi {
+  const model = () => editor.getModel()!;
+  const range = (start: number, end: number): MonacoRange => {
+    const [from, to] = [model().getPositionAt(start), model().getPositionAt(end)];
+    return { startLineNumber: from.lineNumber, startColumn: from.column, endLineNumber: to.lineNumber, endColumn: to.column };
+  };
+  const box = (index: number): Box => {
+    const position = model().getPositionAt(index);
+    const next = model().getPositionAt(index + 1);
+    const at = editor.getScrolledVisiblePosition(position);
+    const bounds = editor.getDomNode()!.getBoundingClientRect();
+    if (!at) return [bounds.left, bounds.top, bounds.left, bounds.top];
+    const after = next.lineNumber === position.lineNumber ? editor.getScrolledVisiblePosition(next) : null;
+    const left = bounds.left + at.left;
+    const top = bounds.top + at.top;
+    return [left, top, after && after.left > at.left ? bounds.left + after.left : left + at.height / 2, top + at.height];
+  };
+  return {
+    readOnly: () => editor.getRawOptions().readOnly === true,
+    read: () => model().getValue(),
+    select(start, end) {
+      editor.setSelection(range(start, end));
+      editor.revealRangeInCenterIfOutsideViewport(range(start, end));
+    },
+    // Its own undo stops around the edit: Monaco would merge it with the writer's typing before or after.
+    insert(text) {
+      const selection = editor.getSelection();
+      if (!selection) return false;
+      editor.pushUndoStop();
+      const done = editor.executeEdits('redline', [{ range: selection, text, forceMoveMarkers: true }]);
+      editor.pushUndoStop();
+      return done;
+    },
+    mark: (layer, marks) =>
+      replaceMarks(editor, layer, () => {
+        const made = editor.createDecorationsCollection(
+          marks.map((mark) => ({ range: range(mark.start, mark.end), options: { inlineClassName: mark.className, stickiness: MONACO_NEVER_GROWS } })),
+        );
+        return () => made.clear();
+      }),
+    caret() {
+      const position = editor.getPosition();
+      return position ? model().getOffsetAt(position) : 0;
+    },
+    offsetAt(x, y) {
+      const target = editor.getTargetAtClientPoint(x, y);
+      return target?.type === MONACO_CONTENT_TEXT && target.position ? model().getOffsetAt(target.position) : undefined;
+    },
+    boxes: (start, end) => [box(start), box(Math.max(start, end - 1))],
+  };
+}
+
 function editorApiFor(root: Element): EditorApi | undefined {
+  const monaco = monacoFor(root);
+  if (monaco) return monacoApi(monaco);
   const codeMirror = (root.closest('.CodeMirror') as (Element & { CodeMirror?: CodeMirror5 }) | null)?.CodeMirror;
   if (codeMirror && typeof codeMirror.getValue === 'function') return codeMirror5Api(codeMirror);
   const ace = (root.closest('.ace_editor') as (Element & { env?: { editor?: AceEditor } }) | null)?.env?.editor;

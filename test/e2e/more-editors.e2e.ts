@@ -29,6 +29,10 @@ const EDITORS: { name: string; page: string; root: string; undo: boolean; marker
   { name: 'medium-editor', page: 'medium', root: '#editor', undo: true },
   { name: 'Squire', page: 'squire', root: '#editor', undo: true },
   { name: 'Quill 1', page: 'quill1', root: '.ql-editor', undo: true },
+  // Monaco draws only the lines in view, over an EditContext element (its default in Chromium)
+  // or a hidden textarea; its model is reached through the page's `monaco` global.
+  { name: 'Monaco', page: 'monaco', root: '.monaco-editor .native-edit-context', undo: true, marker: '.view-lines [class*="redline-ai-"]' },
+  { name: 'Monaco (textarea input)', page: 'monaco-textarea', root: '.monaco-editor textarea.inputarea', undo: true, marker: '.view-lines [class*="redline-ai-"]' },
   { name: 'TOAST UI Editor (WYSIWYG)', page: 'toastui', root: '.toastui-editor-ww-container .ProseMirror', undo: true },
   { name: 'TOAST UI Editor (Markdown)', page: 'toastui-markdown', root: '.toastui-editor-md-container .ProseMirror', undo: true },
   // A bare BlockEditorProvider keeps no history (WordPress's post editor adds its own): Ctrl+Z
@@ -121,7 +125,7 @@ for (const editor of EDITORS.filter((candidate) => candidate.undo && candidate.p
 
 // Code editors draw only the lines in view: the document is read, selected and edited through
 // their API, so a sentence far below the drawn lines is checked and accepted in place.
-for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde'].includes(candidate.page))) {
+for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde', 'monaco', 'monaco-textarea'].includes(candidate.page))) {
   test(`${editor.name}: a long document is read whole through the editor's API, and an accept far down lands in place`, async ({ page, stack }) => {
     await page.goto(`${stack.pagesUrl}/${editor.page}.html`);
     await expect.poll(() => page.evaluate(() => typeof (window as unknown as { setEditorText?: unknown }).setEditorText)).toBe('function');
@@ -132,7 +136,8 @@ for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde'].includes(c
     const before = await modelText(page);
     expect(before).toBe(long);
     // The AI-like sentences are far below the lines the editor has drawn.
-    expect(await page.locator(editor.page === 'ace' ? '.ace_content' : '.CodeMirror-code').innerText()).not.toContain('fast-paced');
+    const drawnLines = { ace: '.ace_content', easymde: '.CodeMirror-code' }[editor.page] ?? '.view-lines';
+    expect(await page.locator(drawnLines).innerText()).not.toContain('fast-paced');
 
     await stack.configure({ defaultModel: 'cognia' });
     await stack.run(page, 'humanizer');
@@ -150,6 +155,23 @@ for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde'].includes(c
     expect(after.endsWith(before.slice(at + ORIGINAL.length))).toBe(true);
     expect(after).not.toContain(ORIGINAL);
     await panel.close();
+  });
+}
+
+// A Monaco bundled into the page's own code keeps its model private: what its input element
+// holds is a window of the document at most, so it is neither checked nor edited as a field.
+for (const name of ['monaco-private', 'monaco-private-textarea']) {
+  test(`Monaco without its global (${name}): the check says it cannot read the editor, and nothing is checked or changed`, async ({ page, stack }) => {
+    await page.goto(`${stack.pagesUrl}/${name}.html`);
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
+    await page.locator('.monaco-editor .view-lines').click();
+    const before = await modelText(page);
+    await stack.run(page, 'detector');
+    expect(await waitForToast(page, /labelled AI|nothing|no text|cannot|can't|Click into/i)).toContain('Redline cannot read this code editor');
+    expect(await highlightedTexts(page)).toEqual([]);
+    await stack.run(page, 'humanizer');
+    expect(await waitForToast(page, /labelled AI|rewrite|nothing|no text|cannot|can't|Click into/i)).toContain('Redline cannot read this code editor');
+    expect(await modelText(page)).toBe(before);
   });
 }
 

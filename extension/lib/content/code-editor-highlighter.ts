@@ -4,11 +4,11 @@ import { firstIndex } from './remap.ts';
 import { AI_LEVELS, SOURCE_HIGHLIGHT, aiLevel, bandDeclarations, sourceDeclarations } from './styles.ts';
 import { CODE_EDITOR_ROOT } from './editors.ts';
 import type { FieldText } from './field-text.ts';
-import type { FieldTarget } from './target.ts';
+import type { ValueTarget } from './target.ts';
 import { pageScheme } from './theme.ts';
 
 /**
- * Highlights in a code editor that draws its own lines (CodeMirror 5, Ace): the editor marks the
+ * Highlights in a code editor that draws its own lines (CodeMirror 5, Ace, Monaco): the editor marks the
  * ranges itself, through its API in the page's world, so the marks move and scroll with its
  * lines; hit tests and boxes are asked of it too. Offsets cross as the editor's (the value's).
  */
@@ -20,7 +20,7 @@ export class CodeEditorHighlighter implements Highlighter {
   readonly #editor: HTMLElement;
 
   constructor(
-    private readonly target: FieldTarget,
+    private readonly target: ValueTarget,
     private readonly kind: 'ai' | 'source',
   ) {
     this.#editor = target.element.closest<HTMLElement>(CODE_EDITOR_ROOT) ?? target.element;

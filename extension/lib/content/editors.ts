@@ -89,11 +89,12 @@ export const CONTENTEDITABLE: EditorFamily = {
 };
 
 /**
- * Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace): the
- * textarea holds a line or the selection at most, so the document is read, selected and edited
- * through the editor's API in the page's world. The edit is one step of the editor's history.
+ * Code editors that draw their own lines over a hidden input element (CodeMirror 5, Ace, Monaco:
+ * a textarea, or an EditContext element): it holds a line, the selection or a window of the
+ * document at most, so the document is read, selected and edited through the editor's API in
+ * the page's world. The edit is one step of the editor's history.
  */
-export const CODE_EDITOR_ROOT = '.CodeMirror, .ace_editor';
+export const CODE_EDITOR_ROOT = '.CodeMirror, .ace_editor, .monaco-editor';
 
 export const CODE_EDITOR: EditorFamily = {
   name: 'code editor',

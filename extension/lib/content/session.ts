@@ -21,7 +21,7 @@ import { LiveDomText, liveText, type LiveText } from './live-text.ts';
 import { measured } from './perf.ts';
 import { diffText, remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
-import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditable, type DomTarget, type FieldTarget, type Target } from './target.ts';
+import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditable, isUnreachableCodeEditor, type DomTarget, type FieldTarget, type Target, type ValueTarget } from './target.ts';
 import { Toast } from './toast.ts';
 
 const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
@@ -113,6 +113,13 @@ export class PageSession {
       return;
     }
     const target = findTarget();
+    if (!target && isUnreachableCodeEditor(deepActiveElement())) {
+      this.#toast.show('Redline cannot read this code editor: it draws its own text, and it is read-only or this page keeps it out of reach of extensions.', {
+        note: 'Copy the text into a text field to check it there.',
+        actions: [this.#dismiss()],
+      });
+      return;
+    }
     if (!target && isClosedComponent(deepActiveElement())) {
       this.#toast.show('Redline cannot read this editor: it is inside a closed web component that extensions cannot reach.', {
         note: 'Copy the text into a text field to check it there.',
@@ -299,7 +306,7 @@ export class PageSession {
           ? new DomHighlighter(check.target as DomTarget, kind, live as LiveDomText)
           : mirrored(check.target)
             ? (prepared?.mirror ?? (Mirror && new Mirror(check.target as FieldTarget)))
-            : new CodeEditorHighlighter(check.target as FieldTarget, kind);
+            : new CodeEditorHighlighter(check.target as ValueTarget, kind);
       highlighter?.draw(check.spans as HighlightSpan[]);
     }
     const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };

@@ -17,11 +17,15 @@ export interface Target {
   select?(start: number, end: number): boolean;
 }
 
-export interface FieldTarget extends Target {
+/** A target whose text is a value: a field, or a code editor's document read through its API. */
+export interface ValueTarget extends Target {
   kind: 'field';
-  element: HTMLTextAreaElement | HTMLInputElement;
   /** The value as captured text, with offsets both ways (the text is the value in most fields). */
   fieldText(): FieldText;
+}
+
+export interface FieldTarget extends ValueTarget {
+  element: HTMLTextAreaElement | HTMLInputElement;
 }
 
 export interface DomTarget extends Target {
@@ -85,11 +89,11 @@ export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): Fiel
 }
 
 /**
- * The hidden textarea of a code editor that draws its own lines (CodeMirror 5, Ace), as a field
- * whose value is the editor's document, read through its API in the page's world; undefined
- * when that API does not answer (the field is then what the page shows of it).
+ * The input element of a code editor that draws its own lines (CodeMirror 5, Ace, Monaco: a
+ * hidden textarea, or Monaco's EditContext element), as a field whose value is the editor's
+ * document, read through its API in the page's world; undefined when that API does not answer.
  */
-export function codeEditorTarget(field: HTMLTextAreaElement): FieldTarget | undefined {
+export function codeEditorTarget(field: HTMLElement): ValueTarget | undefined {
   if (!CODE_EDITOR.matches(field)) return undefined;
   const editor = field.closest<HTMLElement>(CODE_EDITOR_ROOT)!;
   if (readThroughPage(field) === undefined) return undefined;
@@ -101,7 +105,7 @@ export function codeEditorTarget(field: HTMLTextAreaElement): FieldTarget | unde
     readText: () => fieldText(value()).text,
     fieldText: () => fieldText(value()),
     observe(onChange) {
-      // Typing arrives through the textarea; undo, redo and other commands only redraw the lines.
+      // Typing arrives through the input element; undo, redo and other commands only redraw the lines.
       const observer = new MutationObserver(onChange);
       observer.observe(editor, { subtree: true, childList: true, characterData: true });
       field.addEventListener('input', onChange);
@@ -138,6 +142,11 @@ export function deepActiveElement(doc: Document = document): Element | null {
   return active;
 }
 
+/** A focused code editor whose API the page-world script cannot reach (a Monaco bundled into the page's code): its text is out of reach. */
+export function isUnreachableCodeEditor(element: Element | null): boolean {
+  return element instanceof HTMLElement && CODE_EDITOR.matches(element) && codeEditorTarget(element) === undefined;
+}
+
 /** A focused custom element with no open shadow root: its text is out of reach. */
 export function isClosedComponent(element: Element | null): boolean {
   return !!element && element.localName.includes('-') && !element.shadowRoot && !(element as HTMLElement).isContentEditable;
@@ -149,8 +158,8 @@ export function isClosedComponent(element: Element | null): boolean {
  */
 export function findTarget(doc: Document = document): Target | undefined {
   const active = deepActiveElement(doc);
-  const codeEditor = active instanceof HTMLTextAreaElement ? codeEditorTarget(active) : undefined;
-  if (codeEditor) return codeEditor;
+  // Its input element holds a line or a window of the document at most: without the editor's API it is not read.
+  if (active instanceof HTMLElement && CODE_EDITOR.matches(active)) return codeEditorTarget(active);
   if (isCheckableField(active)) return fieldTarget(active);
   if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return undefined; // skipped kinds
 

@@ -50,6 +50,16 @@ const PAGES: Record<string, string> = {
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
+/** Monaco's pages, one script (see pages/monaco.ts). */
+const MONACO_PAGES = ['monaco', 'monaco-textarea', 'monaco-private', 'monaco-private-textarea'];
+
+function writePage(name: string, body: string, script: string, bodyAttributes = ''): void {
+  writeFileSync(
+    path.join(PAGES_DIR, `${name}.html`),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body style="font: 16px system-ui; max-width: 760px; margin: 24px auto;"${bodyAttributes}>${body}<script type="module" src="./${script}.js"></script></body></html>`,
+  );
+}
+
 export async function buildPages(): Promise<void> {
   mkdirSync(PAGES_DIR, { recursive: true });
   await build({
@@ -72,10 +82,19 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('jodit/package.json')), 'es2021', 'jodit.min.css'), path.join(PAGES_DIR, 'jodit.min.css'));
   cpSync(path.join(path.dirname(resolve('summernote/package.json')), 'dist', 'summernote-lite.min.css'), path.join(PAGES_DIR, 'summernote-lite.min.css'));
   cpSync(resolve('@toast-ui/editor/dist/toastui-editor.css'), path.join(PAGES_DIR, 'toastui-editor.css'));
-  for (const [name, body] of Object.entries(PAGES)) {
-    writeFileSync(
-      path.join(PAGES_DIR, `${name}.html`),
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title></head><body style="font: 16px system-ui; max-width: 760px; margin: 24px auto;">${body}<script type="module" src="./${name}.js"></script></body></html>`,
-    );
+  for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
+  // Monaco imports its style sheets and icon font from its modules: bundled with them, one
+  // script for its three pages (pages/monaco.ts).
+  await build({
+    entryPoints: [path.join(here, 'monaco.ts')],
+    outdir: PAGES_DIR,
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    logLevel: 'warning',
+    loader: { '.css': 'css', '.ttf': 'file' },
+  });
+  for (const name of MONACO_PAGES) {
+    writePage(name, `<link rel="stylesheet" href="./monaco.css"><h1>Monaco (${name})</h1><div id="editor" style="height: 240px; border: 1px solid #888;"></div>`, 'monaco', ` data-monaco="${name}"`);
   }
 }
