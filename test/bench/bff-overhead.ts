@@ -22,7 +22,7 @@
  * with those environment variables, e.g. "V8's heap growth:BFF_HEAP_GROWING_PERCENT=0".
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -215,9 +215,9 @@ try {
     const token = addMember(env, codeRoot);
     // One directory per BFF: the main thread and tsx's loader thread each write a profile there.
     const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'], `bff-${name.toLowerCase().replace(/\W+/g, '-')}`)}`] : [];
-    // This commit's BFF runs as `npm start` runs it, from its bundle; a baseline from its sources through tsx.
-    const bundled = codeRoot === root;
-    const entry = bundled ? path.join(root, 'bff/dist/server/main.mjs') : path.join(codeRoot, 'bff/src/main.ts');
+    // Each BFF runs as `npm start` runs it, from its bundle; a baseline too old to have one, from its sources through tsx.
+    const bundled = existsSync(path.join(codeRoot, 'bff/dist/server/main.mjs'));
+    const entry = bundled ? path.join(codeRoot, 'bff/dist/server/main.mjs') : path.join(codeRoot, 'bff/src/main.ts');
     const bff = await start([entry], env, `http://127.0.0.1:${port}/readyz`, profile, { tsx: !bundled });
     targets.push({
       name: `BFF, ${name}`,
@@ -249,12 +249,13 @@ try {
     // The BFF as it was at that commit, beside this one: its bff/ folder, everything else shared.
     const baselineRoot = path.join(workDir, 'baseline');
     mkdirSync(baselineRoot);
-    const archive = spawnSync('sh', ['-c', `git archive ${JSON.stringify(values.baseline)} bff | tar -x -C ${JSON.stringify(baselineRoot)}`], { cwd: root, encoding: 'utf8' });
+    const archive = spawnSync('sh', ['-c', `git archive ${JSON.stringify(values.baseline)} bff shared | tar -x -C ${JSON.stringify(baselineRoot)}`], { cwd: root, encoding: 'utf8' });
     if (archive.status !== 0) throw new Error(`--baseline ${values.baseline}: ${archive.stderr}`);
     symlinkSync(path.join(root, 'node_modules'), path.join(baselineRoot, 'node_modules'));
+    const baselineBundle = existsSync(path.join(baselineRoot, 'bff/build.mjs')) && spawnSync(process.execPath, ['bff/build.mjs'], { cwd: baselineRoot, encoding: 'utf8' }).status === 0;
     const dataDir = path.join(workDir, 'baseline-data');
     mkdirSync(dataDir);
-    await startBff(`SQLite (${values.baseline}, through tsx)`, { BFF_DATA_DIR: dataDir }, baselineRoot);
+    await startBff(`SQLite (${values.baseline}${baselineBundle ? '' : ', through tsx'})`, { BFF_DATA_DIR: dataDir }, baselineRoot);
   }
   if (wantedPaths.has('postgres')) {
     postgresDatabase = `redline_bench_${process.pid}`;

@@ -61,6 +61,13 @@ describe('bad input gets a 4xx that says what to fix', () => {
     const response = await h.call('/v2/detect', { text: 'x' });
     expect(response.status).toBe(404);
     expect(response.body.error.message).toMatch(/openapi\.json/);
+    // Outside the API's path no token is asked for; inside it, the token comes first.
+    const anonymous = await h.call('/v2/detect', { text: 'x' }, { token: null });
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([404, 'not_found']);
+    const insideApi = await h.call('/v1/nothing-here', undefined, { token: null });
+    expect([insideApi.status, insideApi.body.error.code]).toEqual([401, 'unauthorized']);
+    const known = await h.call('/v1/nothing-here', undefined);
+    expect([known.status, known.body.error.code]).toEqual([404, 'not_found']);
   });
 });
 

@@ -55,6 +55,8 @@ export interface AppDeps {
 
 type Locals = { member?: MemberRecord; errorCode?: string };
 
+const V1_PREFIX = '/v1/';
+
 const memberOf = (res: Response) => (res.locals as Locals).member!;
 
 export function createApp({ config, ledger, ledgerHealth, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, keyring, secretBox, now = Date.now }: AppDeps): express.Express {
@@ -87,16 +89,9 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
     next();
   });
 
-  // OAuth for MCP clients: browsers and hosted clients call it, so before the origin check.
-  const auth = createAuth({ config, ledger, logger, now });
-  app.use(auth.router);
-
-  // The team console: same-origin pages with a session cookie, so before the extension-origin check.
-  app.use(consoleRouter({ config, ledger, logger, clock: { now }, keyring, secretBox }));
-
   // CORS: only the configured extension origins, matched exactly. Requests without an Origin
   // (curl, server-side clients) are not browser requests and pass to authentication.
-  app.use((req, res, next) => {
+  const cors = (req: Request, res: Response, next: NextFunction) => {
     const origin = req.get('origin');
     if (origin === undefined) return next();
     if (!allowedOrigins.has(origin)) {
@@ -116,29 +111,14 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
       return void res.status(204).end();
     }
     next();
-  });
+  };
 
-  app.get(BFF_PATHS.health, (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get(BFF_PATHS.ready, async (_req, res) => {
-    if (engine.closing) return void res.status(503).json({ status: 'shutting_down' });
-    const fault = await ledgerHealth.check();
-    if (fault) return void res.status(503).set('Retry-After', String(LEDGER_RETRY_AFTER_SECONDS)).json({ status: 'ledger_unavailable', reason: fault.reason });
-    const upstream = upstreamReadiness ? await upstreamReadiness.current() : { ok: true as const };
-    if (!upstream.ok) return void res.status(503).json({ status: 'upstream_unavailable', reason: upstream.reason });
-    res.json({ status: 'ready', mode: config.upstream ? 'upstream' : 'offline' });
-  });
-  app.get(BFF_PATHS.metrics, async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-  app.get(BFF_PATHS.openapi, (_req, res) => {
-    res.json(openApiDocument);
-  });
+  const auth = createAuth({ config, ledger, logger, now });
 
-  app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller }));
-
+  // The API's own path first: its requests do not walk the OAuth, console and MCP routes
+  // (about forty layers, each a path match).
   const v1 = express.Router();
+  v1.use(cors);
   // A member token, or an OAuth access token bound to this API (the extension's sign-in).
   v1.use(async (req, res, next) => {
     const header = req.get('authorization') ?? '';
@@ -200,7 +180,36 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
     res.json({ member: { id: member.id, name: member.name }, mode: config.upstream ? 'upstream' : 'offline', products } satisfies BffUsageResponse);
   });
 
-  app.use(v1);
+  app.use((req, res, next) => (req.path.startsWith(V1_PREFIX) ? v1(req, res, next) : next()));
+
+  // OAuth for MCP clients: browsers and hosted clients call it, so before the origin check.
+  app.use(auth.router);
+
+  // The team console: same-origin pages with a session cookie, so before the extension-origin check.
+  app.use(consoleRouter({ config, ledger, logger, clock: { now }, keyring, secretBox }));
+
+  app.use(cors);
+
+  app.get(BFF_PATHS.health, (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get(BFF_PATHS.ready, async (_req, res) => {
+    if (engine.closing) return void res.status(503).json({ status: 'shutting_down' });
+    const fault = await ledgerHealth.check();
+    if (fault) return void res.status(503).set('Retry-After', String(LEDGER_RETRY_AFTER_SECONDS)).json({ status: 'ledger_unavailable', reason: fault.reason });
+    const upstream = upstreamReadiness ? await upstreamReadiness.current() : { ok: true as const };
+    if (!upstream.ok) return void res.status(503).json({ status: 'upstream_unavailable', reason: upstream.reason });
+    res.json({ status: 'ready', mode: config.upstream ? 'upstream' : 'offline' });
+  });
+  app.get(BFF_PATHS.metrics, async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  app.get(BFF_PATHS.openapi, (_req, res) => {
+    res.json(openApiDocument);
+  });
+
+  app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller }));
+
 
   app.use((_req, _res, next) => {
     next(HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.'));
