@@ -8,6 +8,7 @@ import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type Permission
 import { SqliteConsoleStore } from './console-sqlite.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { SqliteOAuthStore } from './oauth-sqlite.ts';
+import { WriteBatch } from './sqlite-batch.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
@@ -111,7 +112,7 @@ export interface SqliteLedgerOptions {
   busyTimeoutMs?: number;
 }
 
-/** The embedded ledger: one SQLite file in WAL mode, written synchronously before each step returns. */
+/** The embedded ledger: one SQLite file in WAL mode, each step committed before it returns. */
 export class SqliteLedger implements Ledger {
   readonly #statements = new Map<string, Database.Statement>();
   readonly #file: string;
@@ -119,6 +120,7 @@ export class SqliteLedger implements Ledger {
   readonly #busyTimeoutMs: number;
   #connection: Database.Database | undefined;
   #closed = false;
+  readonly #batch = new WriteBatch(() => this.#db);
 
   /**
    * Opens the file and brings its schema up to date. A file that cannot be opened or written
@@ -224,25 +226,27 @@ export class SqliteLedger implements Ledger {
   async openOperation(operations: NewOperation[]): Promise<OpenResult> {
     const [first] = operations;
     const now = new Date().toISOString();
-    const insert = this.#sql(
-      `INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
-         parent_operation_id, part_index, parts, state, source, words_reserved, upstream_key_id, attempts, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (member_id, operation_id) DO NOTHING
-       RETURNING *`,
-    );
+    const insert = () =>
+      this.#sql(
+        `INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
+           parent_operation_id, part_index, parts, state, source, words_reserved, upstream_key_id, attempts, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (member_id, operation_id) DO NOTHING
+         RETURNING *`,
+      );
     const single = operations.length === 1;
     try {
-      // One statement for a single operation. A document's parts join it in one IMMEDIATE
-      // transaction: the write lock is taken before anything is read, so a second process
-      // waits (busy_timeout) instead of failing on a stale read snapshot.
+      // One statement for a single operation (committed with the others of this turn, see
+      // WriteBatch). A document's parts join it in one IMMEDIATE transaction: the write lock is
+      // taken before anything is read, so a second process waits (busy_timeout) instead of
+      // failing on a stale read snapshot.
       // all(), not get(): the statement runs to its end, where an autocommit's failure (a full
       // disk) is reported; get() stops at the first returned row and the failed commit goes unseen.
       const [row] = single
-        ? (insert.all(...newOperationValues(first!), 1, now, now) as OperationRow[])
+        ? await this.#batch.run(() => insert().all(...newOperationValues(first!), 1, now, now) as OperationRow[])
         : this.#db.transaction((): OperationRow[] => {
-            const parent = insert.all(...newOperationValues(first!), 0, now, now) as OperationRow[];
-            if (parent.length > 0) for (const part of operations.slice(1)) insert.all(...newOperationValues(part), 0, now, now);
+            const parent = insert().all(...newOperationValues(first!), 0, now, now) as OperationRow[];
+            if (parent.length > 0) for (const part of operations.slice(1)) insert().all(...newOperationValues(part), 0, now, now);
             return parent;
           }).immediate();
       if (row) return { status: 'inserted', record: toOperation(row) };
@@ -288,21 +292,15 @@ export class SqliteLedger implements Ledger {
   }
 
   async completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void> {
-    this.#sql(
+    const result = JSON.stringify(completion.result);
+    const now = new Date().toISOString();
+    await this.#batch.run(() =>
+      this.#sql(
         `UPDATE operations SET state = 'completed', result = ?, source = ?, error = NULL, words_charged = ?,
            request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?
          WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
-      )
-      .run(
-        JSON.stringify(completion.result),
-        completion.source,
-        completion.wordsCharged,
-        completion.acceptedKey ?? null,
-        completion.acceptedKeySource ?? null,
-        new Date().toISOString(),
-        memberId,
-        operationId,
-      );
+      ).run(result, completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, now, memberId, operationId),
+    );
   }
 
   async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {
