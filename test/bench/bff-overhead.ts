@@ -16,8 +16,9 @@
  *
  *   npm run bench [-- --seconds 5 --reps 3 --note "..." --no-readme --cpu-prof DIR --baseline GIT_REF]
  *
- * --baseline adds "BFF, SQLite (REF)": the BFF's code at that commit (bff/ only; the rest and
- * node_modules from this tree), measured in the same run for a before/after.
+ * --baseline adds "BFF, SQLite (REF)" (and "BFF, PostgreSQL (REF)" when that path is measured,
+ * on a database of its own): the BFF's code at that commit (bff/ and shared/, bundled as this
+ * one is; node_modules from this tree), measured in the same run for a before/after.
  * --variant "LABEL:NAME=VALUE ..." (repeatable) adds "BFF, SQLite, LABEL": this commit's BFF
  * with those environment variables, e.g. "V8's heap growth:BFF_HEAP_GROWING_PERCENT=0".
  */
@@ -181,7 +182,8 @@ const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toF
 const signed = (value: number) => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(1)}` : '—');
 const thousands = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—');
 
-let postgresDatabase: string | undefined;
+/** Databases this run created (this commit's PostgreSQL BFF, and a baseline's), dropped at the end. */
+const postgresDatabases: string[] = [];
 const adminUrl = values['database-url'];
 
 try {
@@ -245,37 +247,46 @@ try {
     const env = Object.fromEntries(settings.split(/\s+(?=[A-Z_]+=)/).filter(Boolean).map((pair) => pair.split(/=(.*)/s).slice(0, 2)));
     await startBff(`SQLite, ${label}`, { ...env, BFF_DATA_DIR: dataDir });
   }
+  // The BFF as it was at another commit, beside this one (its bff/ and shared/ folders, the same
+  // node_modules), on SQLite, and on PostgreSQL too when that path is measured.
+  let baseline: { root: string; label: string } | undefined;
   if (values.baseline) {
-    // The BFF as it was at that commit, beside this one: its bff/ folder, everything else shared.
     const baselineRoot = path.join(workDir, 'baseline');
     mkdirSync(baselineRoot);
     const archive = spawnSync('sh', ['-c', `git archive ${JSON.stringify(values.baseline)} bff shared | tar -x -C ${JSON.stringify(baselineRoot)}`], { cwd: root, encoding: 'utf8' });
     if (archive.status !== 0) throw new Error(`--baseline ${values.baseline}: ${archive.stderr}`);
     symlinkSync(path.join(root, 'node_modules'), path.join(baselineRoot, 'node_modules'));
     const baselineBundle = existsSync(path.join(baselineRoot, 'bff/build.mjs')) && spawnSync(process.execPath, ['bff/build.mjs'], { cwd: baselineRoot, encoding: 'utf8' }).status === 0;
-    const dataDir = path.join(workDir, 'baseline-data');
-    mkdirSync(dataDir);
-    await startBff(`SQLite (${values.baseline}${baselineBundle ? '' : ', through tsx'})`, { BFF_DATA_DIR: dataDir }, baselineRoot);
+    baseline = { root: baselineRoot, label: `${values.baseline}${baselineBundle ? '' : ', through tsx'}` };
+    if (wantedPaths.has('sqlite')) {
+      const dataDir = path.join(workDir, 'baseline-data');
+      mkdirSync(dataDir);
+      await startBff(`SQLite (${baseline.label})`, { BFF_DATA_DIR: dataDir }, baselineRoot);
+    }
   }
   if (wantedPaths.has('postgres')) {
-    postgresDatabase = `redline_bench_${process.pid}`;
     const admin = new pg.Client({ connectionString: adminUrl });
     try {
       await admin.connect();
-      await admin.query(`CREATE DATABASE ${postgresDatabase}`);
-      const dataDir = path.join(workDir, 'postgres');
-      mkdirSync(dataDir);
-      const url = new URL(adminUrl);
-      url.pathname = `/${postgresDatabase}`;
       // The several-instance setup: shared rate limits in Redis when one answers.
       const redisUp = await reachable(values['redis-url']);
       if (!redisUp) console.error(`No Redis at ${values['redis-url']}: BFF, PostgreSQL runs with per-instance rate limits.`);
-      const env: Record<string, string> = { BFF_DATA_DIR: dataDir, BFF_DATABASE_URL: url.toString() };
-      if (redisUp) env.BFF_REDIS_URL = values['redis-url'];
-      await startBff(redisUp ? 'PostgreSQL + Redis' : 'PostgreSQL', env);
+      const startPostgresBff = async (suffix: string, codeRoot: string, label: string) => {
+        const database = `redline_bench_${process.pid}${suffix}`;
+        await admin.query(`CREATE DATABASE ${database}`);
+        postgresDatabases.push(database);
+        const dataDir = path.join(workDir, `postgres${suffix}`);
+        mkdirSync(dataDir);
+        const url = new URL(adminUrl);
+        url.pathname = `/${database}`;
+        const env: Record<string, string> = { BFF_DATA_DIR: dataDir, BFF_DATABASE_URL: url.toString() };
+        if (redisUp) env.BFF_REDIS_URL = values['redis-url'];
+        await startBff(`${redisUp ? 'PostgreSQL + Redis' : 'PostgreSQL'}${label}`, env, codeRoot);
+      };
+      await startPostgresBff('', root, '');
+      if (baseline) await startPostgresBff('_baseline', baseline.root, ` (${baseline.label})`);
     } catch (error) {
       console.error(`Skipping BFF, PostgreSQL: ${(error as Error).message} (set --database-url)`);
-      postgresDatabase = undefined;
     } finally {
       await admin.end().catch(() => {});
     }
@@ -371,10 +382,10 @@ try {
         }),
     ),
   );
-  if (postgresDatabase) {
+  if (postgresDatabases.length > 0) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${postgresDatabase}`);
+    for (const database of postgresDatabases) await admin.query(`DROP DATABASE IF EXISTS ${database}`);
     await admin.end();
   }
   rmSync(workDir, { recursive: true, force: true });

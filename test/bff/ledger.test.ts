@@ -158,6 +158,35 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect((await ledger.findOperation('m_1', 'r-fail'))?.state).toBe('failed');
   });
 
+  it('answers each operation of one turn on its own (written together): new, stored before, the same twice, over budget', async () => {
+    await ledger.addMember({ id: 'm_t', name: 'turn', tokenHash: hashToken('tt'), tokenPrefix: 'rl_t…', budgets: { detector: 50 } });
+    const op = (id: string, words = 1) => operation(id, { memberId: 'm_t', wordsReserved: words });
+    const before = op('t-before');
+    await ledger.openOperation([before]);
+    const twice = [op('t-twice'), op('t-twice')];
+    const results = await Promise.all([op('t1'), op('t2'), op('t-before'), twice[0]!, twice[1]!, op('t3')].map((each) => ledger.openOperation([each])));
+    expect(results.map((result) => result.status)).toEqual(['inserted', 'inserted', 'exists', expect.any(String), expect.any(String), 'inserted']);
+    expect(results[2]).toMatchObject({ record: { idempotencyKey: before.idempotencyKey } });
+    // The same operation twice at once: one of them inserts it, and both get that record.
+    expect([results[3]!.status, results[4]!.status].sort()).toEqual(['exists', 'inserted']);
+    const stored = [results[3], results[4]].map((result) => (result!.status === 'over_budget' ? undefined : result!.record.idempotencyKey));
+    expect(stored[0]).toBe(stored[1]);
+    expect(twice.map((each) => each.idempotencyKey)).toContain(stored[0]);
+    expect((await ledger.budgetUsage('m_t')).detector).toBe(5);
+
+    // One over budget in a turn fails alone.
+    const refused = await Promise.all([op('t-big', 60), op('t4'), op('t1')].map((each) => ledger.openOperation([each])));
+    expect(refused.map((result) => result.status)).toEqual(['over_budget', 'inserted', 'exists']);
+    expect([44, 45]).toContain((refused[0] as { remainingWords: number }).remainingWords); // t4 may be counted already
+    expect((await ledger.budgetUsage('m_t')).detector).toBe(6);
+
+    await Promise.all(['t1', 't2', 't3'].map((id, i) => ledger.completeOperation('m_t', id, { result: { n: i }, source: 'upstream', wordsCharged: i + 10 })));
+    for (const [i, id] of ['t1', 't2', 't3'].entries()) {
+      expect(await ledger.findOperation('m_t', id)).toMatchObject({ state: 'completed', result: { n: i }, wordsCharged: i + 10, requestBody: null });
+    }
+    expect((await ledger.budgetUsage('m_t')).detector).toBe(3 + 10 + 11 + 12);
+  });
+
   it('answers readiness pings', async () => {
     await expect(ledger.ping()).resolves.toBeUndefined();
   });

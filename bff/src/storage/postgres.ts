@@ -7,6 +7,7 @@ import { PostgresOAuthStore } from './oauth-postgres.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { pgDriver } from './pg-driver.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { eachOnItsOwn, perTurn } from './turn-batch.ts';
 
 /**
  * The ledger in PostgreSQL, for deployments with several BFF instances. Instances may
@@ -125,6 +126,62 @@ const OPEN_OPERATION = {
          SELECT * FROM operations WHERE member_id = $1 AND operation_id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`,
 };
 
+/**
+ * OPEN_OPERATION for the single operations of one turn (perTurn): one statement, one commit.
+ * Rows come back for the operations inserted and for those stored before; an operation another
+ * transaction inserted meanwhile has none (read again, as in OPEN_OPERATION).
+ */
+const OPEN_OPERATIONS = {
+  name: 'redline_open_operations',
+  text: `WITH v AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::integer[],
+             $9::integer[], $10::text[], $11::bigint[], $12::text[], $13::integer[]) WITH ORDINALITY
+             AS v (member_id, operation_id, product, fingerprint, idempotency_key, request_body, parent_operation_id, part_index,
+               parts, source, words_reserved, upstream_key_id, attempts, position)
+         ), inserted AS (
+           INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
+             parent_operation_id, part_index, parts, state, source, words_reserved, upstream_key_id, attempts)
+           SELECT member_id, operation_id, product, fingerprint, idempotency_key, request_body,
+             parent_operation_id, part_index, parts, 'pending', source, words_reserved, upstream_key_id, attempts
+           FROM v ORDER BY position
+           ON CONFLICT (member_id, operation_id) DO NOTHING
+           RETURNING *
+         )
+         SELECT * FROM inserted
+         UNION ALL
+         SELECT o.* FROM operations o JOIN (SELECT DISTINCT member_id, operation_id FROM v) k
+           ON o.member_id = k.member_id AND o.operation_id = k.operation_id
+         WHERE NOT EXISTS (SELECT 1 FROM inserted i WHERE i.member_id = o.member_id AND i.operation_id = o.operation_id)`,
+};
+
+const COMPLETE_OPERATION = {
+  name: 'redline_complete_operation',
+  text: `UPDATE operations SET state = 'completed', result = $1, source = $2, error = NULL, words_charged = $3,
+           request_body = NULL, accepted_key = $4, accepted_key_source = $5, updated_at = clock_timestamp()
+         WHERE member_id = $6 AND operation_id = $7 AND state != 'completed'`,
+};
+
+/** COMPLETE_OPERATION for the completions of one turn (perTurn). */
+const COMPLETE_OPERATIONS = {
+  name: 'redline_complete_operations',
+  text: `UPDATE operations o SET state = 'completed', result = v.result::jsonb, source = v.source, error = NULL,
+           words_charged = v.words_charged, request_body = NULL, accepted_key = v.accepted_key,
+           accepted_key_source = v.accepted_key_source, updated_at = clock_timestamp()
+         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
+           AS v (result, source, words_charged, accepted_key, accepted_key_source, member_id, operation_id)
+         WHERE o.member_id = v.member_id AND o.operation_id = v.operation_id AND o.state != 'completed'`,
+};
+
+/**
+ * A batched statement that failed because of one operation's data (a budget refusal, a
+ * constraint) wrote nothing: its operations are written one by one, so only that one fails.
+ * Any other failure (the server is unreachable) fails them all, as it would fail each.
+ */
+const failedOnData = (error: unknown) => /^(22|23|RL)/.test((error as { code?: string })?.code ?? '');
+
+/** Columns of a batch, one array per statement parameter. */
+const columns = (rows: unknown[][]) => rows[0]!.map((_, column) => rows.map((row) => row[column]));
+
 /** Serialises migrations between instances starting together. */
 const MIGRATION_LOCK = 0x7265646c; // "redl"
 
@@ -140,8 +197,52 @@ export interface PostgresLedgerOptions {
   onConnectionError?: (error: Error) => void;
 }
 
+type CompleteCall = { memberId: string; operationId: string; completion: Completion };
+
 export class PostgresLedger implements Ledger {
   private constructor(private readonly pool: pg.Pool) {}
+
+  /** The single operations opened in one turn, in one statement. */
+  readonly #openSingle = perTurn<NewOperation, OperationRow | undefined>(async (operations) => {
+    const one = async (operation: NewOperation) =>
+      (await this.pool.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(operation), 1] })).rows[0];
+    if (operations.length === 1) return eachOnItsOwn(operations, one);
+    let rows: OperationRow[];
+    try {
+      rows = (await this.pool.query<OperationRow>({ ...OPEN_OPERATIONS, values: columns(operations.map((operation) => [...newOperationValues(operation), 1])) })).rows;
+    } catch (error) {
+      if (failedOnData(error)) return eachOnItsOwn(operations, one);
+      throw error;
+    }
+    const byOperation = (operation: NewOperation) => (row: OperationRow) => row.member_id === operation.memberId && row.operation_id === operation.operationId;
+    // The same operation twice in one turn: the row with its own key is the one it inserted.
+    return operations.map((operation) => ({
+      ok: true,
+      value: rows.find((row) => byOperation(operation)(row) && row.idempotency_key === operation.idempotencyKey) ?? rows.find(byOperation(operation)),
+    }));
+  });
+
+  /** The completions of one turn, in one statement. */
+  readonly #complete = perTurn<CompleteCall, void>(async (calls) => {
+    const values = ({ memberId, operationId, completion }: CompleteCall) => [
+      JSON.stringify(completion.result),
+      completion.source,
+      completion.wordsCharged,
+      completion.acceptedKey ?? null,
+      completion.acceptedKeySource ?? null,
+      memberId,
+      operationId,
+    ];
+    const one = async (call: CompleteCall) => void (await this.pool.query({ ...COMPLETE_OPERATION, values: values(call) }));
+    if (calls.length === 1) return eachOnItsOwn(calls, one);
+    try {
+      await this.pool.query({ ...COMPLETE_OPERATIONS, values: columns(calls.map(values)) });
+    } catch (error) {
+      if (failedOnData(error)) return eachOnItsOwn(calls, one);
+      throw error;
+    }
+    return calls.map(() => ({ ok: true, value: undefined }));
+  });
 
   /** Connects and brings the schema up to date. */
   static async open(connectionString: string, schemaOrOptions: string | PostgresLedgerOptions = {}): Promise<PostgresLedger> {
@@ -254,10 +355,7 @@ export class PostgresLedger implements Ledger {
     const [first] = operations;
     const single = operations.length === 1;
     try {
-      if (single) {
-        const { rows } = await this.pool.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(first!), 1] });
-        return this.#opened(first!, rows[0]);
-      }
+      if (single) return await this.#opened(first!, await this.#openSingle(first!));
       return await this.#transaction(async (client) => {
         const { rows } = await client.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(first!), 0] });
         if (rows[0]?.idempotency_key === first!.idempotencyKey) {
@@ -339,13 +437,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void> {
-    await this.pool.query({
-      name: 'redline_complete_operation',
-      text: `UPDATE operations SET state = 'completed', result = $1, source = $2, error = NULL, words_charged = $3,
-               request_body = NULL, accepted_key = $4, accepted_key_source = $5, updated_at = clock_timestamp()
-             WHERE member_id = $6 AND operation_id = $7 AND state != 'completed'`,
-      values: [JSON.stringify(completion.result), completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, memberId, operationId],
-    });
+    await this.#complete({ memberId, operationId, completion });
   }
 
   async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {
