@@ -75,7 +75,7 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
   it('records attempts, completion (dropping the request bytes) and failure; sums words per product', async () => {
     await ledger.openOperation([operation('single')]);
     await ledger.countAttempt('m_1', 'single');
-    await ledger.completeOperation('m_1', 'single', { result: { data: { ok: [1, 'ü😀'] } }, source: 'offline', wordsCharged: 42, acceptedKey: 'their-key', acceptedKeySource: 'server-generated' });
+    await ledger.completeOperation({ memberId: 'm_1', operationId: 'single', product: 'detector' }, { result: { data: { ok: [1, 'ü😀'] } }, source: 'offline', wordsCharged: 42, acceptedKey: 'their-key', acceptedKeySource: 'server-generated' });
     expect(await ledger.findOperation('m_1', 'single')).toMatchObject({
       state: 'completed',
       attempts: 2,
@@ -107,9 +107,9 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     // Other products and budget-free members are counted but never refused.
     expect(await ledger.openOperation([op('h1', 5000, { product: 'humanizer' })])).toMatchObject({ status: 'inserted' });
 
-    await ledger.completeOperation('m_b', 'b1', { result: {}, source: 'upstream', wordsCharged: 85 });
+    await ledger.completeOperation({ memberId: 'm_b', operationId: 'b1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 85 });
     expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
-    await ledger.completeOperation('m_b', 'b1', { result: {}, source: 'upstream', wordsCharged: 85 }); // counted once
+    await ledger.completeOperation({ memberId: 'm_b', operationId: 'b1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 85 }); // counted once
     expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
     expect(await ledger.openOperation([op('b3', 15)])).toMatchObject({ status: 'inserted' });
     expect(await ledger.openOperation([op('b4', 1)])).toEqual({ status: 'over_budget', remainingWords: 0 });
@@ -128,20 +128,20 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
   it('drops request bytes when an operation settles; after retention keeps only metadata, and parts of a pending document', async () => {
     const charged = await ledger.wordsCharged('m_1');
     await ledger.openOperation([operation('r-done', { wordsReserved: 7 })]);
-    await ledger.completeOperation('m_1', 'r-done', { result: { text: 'secret result' }, source: 'upstream', wordsCharged: 7 });
+    await ledger.completeOperation({ memberId: 'm_1', operationId: 'r-done', product: 'detector' }, { result: { text: 'secret result' }, source: 'upstream', wordsCharged: 7 });
     await ledger.openOperation([operation('r-fail')]);
     await ledger.failOperation('m_1', 'r-fail', { status: 402, error: { code: 'quota_exceeded', message: 'no words' } });
     expect((await ledger.findOperation('m_1', 'r-fail'))?.requestBody).toBeNull();
     const part = (id: string, parent: string, index: number) => operation(id, { parentOperationId: parent, partIndex: index });
     await ledger.openOperation([operation('r-doc', { parts: 2 }), part('r-doc#0', 'r-doc', 0), part('r-doc#1', 'r-doc', 1)]);
-    await ledger.completeOperation('m_1', 'r-doc#0', { result: { text: 'part result' }, source: 'upstream', wordsCharged: 3 });
+    await ledger.completeOperation({ memberId: 'm_1', operationId: 'r-doc#0', product: 'detector' }, { result: { text: 'part result' }, source: 'upstream', wordsCharged: 3 });
     await ledger.failOperation('m_1', 'r-doc', { status: 400, error: { code: 'invalid_request', message: 'refused' } });
     expect((await ledger.partsOf('m_1', 'r-doc')).map((p) => [p.state, p.requestBody])).toEqual([
       ['completed', null],
       ['pending', null], // the failed document's unsent part keeps no text either
     ]);
     await ledger.openOperation([operation('r-pending', { parts: 2 }), part('r-pending#0', 'r-pending', 0), part('r-pending#1', 'r-pending', 1)]);
-    await ledger.completeOperation('m_1', 'r-pending#0', { result: { text: 'needed for the merge' }, source: 'upstream', wordsCharged: 3 });
+    await ledger.completeOperation({ memberId: 'm_1', operationId: 'r-pending#0', product: 'detector' }, { result: { text: 'needed for the merge' }, source: 'upstream', wordsCharged: 3 });
 
     expect(await ledger.purgeSettled(new Date(Date.now() - 3_600_000))).toBe(0);
     expect(await ledger.purgeSettled(new Date(Date.now() + 1000))).toBeGreaterThanOrEqual(4);
@@ -180,7 +180,7 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect([44, 45]).toContain((refused[0] as { remainingWords: number }).remainingWords); // t4 may be counted already
     expect((await ledger.budgetUsage('m_t')).detector).toBe(6);
 
-    await Promise.all(['t1', 't2', 't3'].map((id, i) => ledger.completeOperation('m_t', id, { result: { n: i }, source: 'upstream', wordsCharged: i + 10 })));
+    await Promise.all(['t1', 't2', 't3'].map((id, i) => ledger.completeOperation({ memberId: 'm_t', operationId: id, product: 'detector' }, { result: { n: i }, source: 'upstream', wordsCharged: i + 10 })));
     for (const [i, id] of ['t1', 't2', 't3'].entries()) {
       expect(await ledger.findOperation('m_t', id)).toMatchObject({ state: 'completed', result: { n: i }, wordsCharged: i + 10, requestBody: null });
     }
@@ -207,6 +207,41 @@ it('PostgreSQL: ten 90-word operations at once on two ledgers (two instances) ag
     await a.close();
     await b.close();
     await dropSchema(budgetSchema);
+  }
+});
+
+it('PostgreSQL: several members and products in every turn, on two instances, open and complete without deadlocks, and usage adds up', async () => {
+  const turnsSchema = `${schema}_turns`;
+  const [a, b] = [await PostgresLedger.open(POSTGRES_URL, turnsSchema), await PostgresLedger.open(POSTGRES_URL, turnsSchema)];
+  try {
+    const members = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
+    for (const id of members) await a.addMember({ id, name: id, tokenHash: hashToken(`turns-${id}`), tokenPrefix: 'rl_…', budgets: { detector: 1_000_000, humanizer: 1_000_000 } });
+    // A fixed shuffle per turn: requests of different members and products arrive in any order.
+    let seed = 7;
+    const shuffled = <T>(items: T[]) => items.map((item) => ({ item, key: (seed = (seed * 48271) % 2147483647) })).sort((x, y) => x.key - y.key).map(({ item }) => item);
+    const opened: Promise<unknown>[] = [];
+    const completed: Promise<unknown>[] = [];
+    for (let turn = 0; turn < 30; turn++) {
+      const calls = shuffled(members.flatMap((memberId) => (['detector', 'humanizer'] as const).map((product) => ({ memberId, product }))));
+      for (const [i, { memberId, product }] of calls.entries()) {
+        const ledger = i % 2 ? a : b;
+        const operationId = `turn${turn}-${memberId}-${product}`;
+        opened.push(
+          ledger.openOperation([operation(operationId, { memberId, product, wordsReserved: 3 })]).then((result) => {
+            expect(result.status).toBe('inserted');
+            completed.push(ledger.completeOperation({ memberId, operationId, product }, { result: { turn }, source: 'upstream', wordsCharged: 2 }));
+          }),
+        );
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(opened);
+    await Promise.all(completed);
+    for (const id of members) expect(await b.budgetUsage(id)).toEqual({ detector: 60, humanizer: 60, plagiarism: 0 });
+  } finally {
+    await a.close();
+    await b.close();
+    await dropSchema(turnsSchema);
   }
 });
 

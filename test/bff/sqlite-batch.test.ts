@@ -65,18 +65,35 @@ describe('WriteBatch (group commit for the SQLite ledger)', () => {
     expect(committed()).toEqual(['a', 'c']);
   });
 
-  it('fails every write of a batch whose transaction ended, and commits none of them', async () => {
+  it('when the transaction fails (a full disk), commits nothing of it and writes each again on its own: only the write that does not fit fails', async () => {
     const batch = new WriteBatch(() => db);
-    const ends = () => {
-      db.exec('ROLLBACK'); // as SQLite does itself after a full disk or an I/O error
-      throw new Error('disk full');
-    };
-    const results = await Promise.allSettled([batch.run(insert('a', 1)), batch.run(ends), batch.run(insert('c', 1))]);
-    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(committed()).toEqual([]);
-    // The next turn's writes go on as usual.
-    await Promise.all([batch.run(insert('d', 1)), batch.run(insert('e', 1))]);
-    expect(committed()).toEqual(['d', 'e']);
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 20}`);
+    db.exec('CREATE TABLE texts (id TEXT PRIMARY KEY, body TEXT NOT NULL)');
+    const big = () => db.prepare('INSERT INTO texts (id, body) VALUES (?, ?)').run('big', 'x'.repeat(400_000)).changes;
+    let tries = 0;
+    const counted = (id: string) => () => (tries++, insert(id, 1)());
+    const results = await Promise.allSettled([batch.run(counted('a')), batch.run(big), batch.run(counted('c'))]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.code).toBe('SQLITE_FULL');
+    expect(tries).toBe(3); // a in the batch (which ended at big), then a and c on their own
+    expect(committed()).toEqual(['a', 'c']);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('writes at most 64 in one transaction', async () => {
+    const batch = new WriteBatch(() => db);
+    const inTransactionWith: number[] = [];
+    const writes = Array.from({ length: 130 }, (_, i) =>
+      batch.run(() => {
+        inTransactionWith.push((db.prepare('SELECT count(*) AS n FROM rows').get() as { n: number }).n);
+        return insert(`r${String(i).padStart(3, '0')}`, 1)();
+      }),
+    );
+    await Promise.all(writes);
+    // Each transaction sees the rows committed before it and its own so far: 0..63, 64..127, then 128, 129.
+    expect(inTransactionWith.slice(60, 68)).toEqual([60, 61, 62, 63, 64, 65, 66, 67]);
+    expect(committed()).toHaveLength(130);
+    expect(db.inTransaction).toBe(false);
   });
 
   it('starts a new batch for writes asked for after a batch was sent', async () => {

@@ -354,7 +354,7 @@ export class OperationEngine {
 
   /** Records the completion and returns the record as the ledger now holds it, without reading it back. */
   async #complete(record: OperationRecord, completion: Completion): Promise<OperationRecord> {
-    await this.options.ledger.completeOperation(record.memberId, record.operationId, completion);
+    await this.options.ledger.completeOperation(record, completion);
     return {
       ...record,
       state: 'completed',

@@ -110,6 +110,9 @@ export type OpenResult =
   | { status: 'exists'; record: OperationRecord }
   | { status: 'over_budget'; remainingWords: number };
 
+/** Which operation: its member, its id, and its product (whose usage it counts in). */
+export type OperationKey = Pick<OperationRecord, 'memberId' | 'operationId' | 'product'>;
+
 export interface Completion {
   result: unknown;
   source: ResultSource;
@@ -146,7 +149,7 @@ export interface Ledger {
   partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]>;
   /** Counts an attempt beyond the one a single operation's insert counted. */
   countAttempt(memberId: string, operationId: string): Promise<void>;
-  completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void>;
+  completeOperation(operation: OperationKey, completion: Completion): Promise<void>;
   /**
    * Settles an operation as failed and drops the request bytes (of a document's parts too). `wordsCharged`: what the upstream charged for a failed
    * document's completed parts, which stays counted against the member's budget.

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationRecord, StoredError } from './ledger.ts';
+import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, StoredError } from './ledger.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { pgDriver } from './pg-driver.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
-import { eachOnItsOwn, perTurn } from './turn-batch.ts';
+import { eachOnItsOwn, inGroups, perTurn, type Settled } from './turn-batch.ts';
 
 /**
  * The ledger in PostgreSQL, for deployments with several BFF instances. Instances may
@@ -174,10 +174,22 @@ const COMPLETE_OPERATIONS = {
 
 /**
  * A batched statement that failed because of one operation's data (a budget refusal, a
- * constraint) wrote nothing: its operations are written one by one, so only that one fails.
- * Any other failure (the server is unreachable) fails them all, as it would fail each.
+ * constraint), or was chosen to end a deadlock, wrote nothing: its operations are written one by
+ * one, so only that one fails. Any other failure (the server is unreachable) fails them all, as
+ * it would fail each.
  */
-const failedOnData = (error: unknown) => /^(22|23|RL)/.test((error as { code?: string })?.code ?? '');
+const writeOneByOne = (error: unknown) => /^(22|23|RL|40P01)/.test((error as { code?: string })?.code ?? '');
+
+/**
+ * How a turn's operations are split into statements. Each statement holds one member's usage
+ * row of one product (the usage trigger locks it), as a single operation's did: statements of
+ * several members would lock their usage rows in different orders and deadlock each other. In a
+ * statement, operations go in the order of their ids, so two instances writing the same
+ * operations wait for each other in the same order. At most BATCH_OPERATIONS per statement.
+ */
+const usageRow = (operation: { memberId: string; product: string }) => `${operation.memberId}\u0000${operation.product}`;
+const byOperationId = <T extends { operationId: string }>(operations: T[]) => [...operations].sort((a, b) => (a.operationId < b.operationId ? -1 : a.operationId > b.operationId ? 1 : 0));
+const BATCH_OPERATIONS = 64;
 
 /** Columns of a batch, one array per statement parameter. */
 const columns = (rows: unknown[][]) => rows[0]!.map((_, column) => rows.map((row) => row[column]));
@@ -197,21 +209,27 @@ export interface PostgresLedgerOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-type CompleteCall = { memberId: string; operationId: string; completion: Completion };
+type CompleteCall = { operation: OperationKey; completion: Completion };
 
 export class PostgresLedger implements Ledger {
   private constructor(private readonly pool: pg.Pool) {}
 
-  /** The single operations opened in one turn, in one statement. */
-  readonly #openSingle = perTurn<NewOperation, OperationRow | undefined>(async (operations) => {
+  /** The single operations opened in one turn, a statement per member and product. */
+  readonly #openSingle = perTurn<NewOperation, OperationRow | undefined>((operations) =>
+    inGroups(operations, usageRow, BATCH_OPERATIONS, (group) => this.#openTogether(group)),
+  );
+
+  /** Opens `operations` in one statement; the outcomes in their order. */
+  async #openTogether(operations: NewOperation[]): Promise<Settled<OperationRow | undefined>[]> {
     const one = async (operation: NewOperation) =>
       (await this.pool.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(operation), 1] })).rows[0];
     if (operations.length === 1) return eachOnItsOwn(operations, one);
     let rows: OperationRow[];
     try {
-      rows = (await this.pool.query<OperationRow>({ ...OPEN_OPERATIONS, values: columns(operations.map((operation) => [...newOperationValues(operation), 1])) })).rows;
+      const values = columns(byOperationId(operations).map((operation) => [...newOperationValues(operation), 1]));
+      rows = (await this.pool.query<OperationRow>({ ...OPEN_OPERATIONS, values })).rows;
     } catch (error) {
-      if (failedOnData(error)) return eachOnItsOwn(operations, one);
+      if (writeOneByOne(error)) return eachOnItsOwn(operations, one);
       throw error;
     }
     const byOperation = (operation: NewOperation) => (row: OperationRow) => row.member_id === operation.memberId && row.operation_id === operation.operationId;
@@ -220,29 +238,34 @@ export class PostgresLedger implements Ledger {
       ok: true,
       value: rows.find((row) => byOperation(operation)(row) && row.idempotency_key === operation.idempotencyKey) ?? rows.find(byOperation(operation)),
     }));
-  });
+  }
 
-  /** The completions of one turn, in one statement. */
-  readonly #complete = perTurn<CompleteCall, void>(async (calls) => {
-    const values = ({ memberId, operationId, completion }: CompleteCall) => [
+  /** The completions of one turn, a statement per member and product. */
+  readonly #complete = perTurn<CompleteCall, void>((calls) =>
+    inGroups(calls, (call) => usageRow(call.operation), BATCH_OPERATIONS, (group) => this.#completeTogether(group)),
+  );
+
+  /** Completes `calls` in one statement; the outcomes in their order. */
+  async #completeTogether(calls: CompleteCall[]): Promise<Settled<void>[]> {
+    const values = ({ operation, completion }: CompleteCall) => [
       JSON.stringify(completion.result),
       completion.source,
       completion.wordsCharged,
       completion.acceptedKey ?? null,
       completion.acceptedKeySource ?? null,
-      memberId,
-      operationId,
+      operation.memberId,
+      operation.operationId,
     ];
     const one = async (call: CompleteCall) => void (await this.pool.query({ ...COMPLETE_OPERATION, values: values(call) }));
     if (calls.length === 1) return eachOnItsOwn(calls, one);
     try {
       await this.pool.query({ ...COMPLETE_OPERATIONS, values: columns(calls.map(values)) });
     } catch (error) {
-      if (failedOnData(error)) return eachOnItsOwn(calls, one);
+      if (writeOneByOne(error)) return eachOnItsOwn(calls, one);
       throw error;
     }
     return calls.map(() => ({ ok: true, value: undefined }));
-  });
+  }
 
   /** Connects and brings the schema up to date. */
   static async open(connectionString: string, schemaOrOptions: string | PostgresLedgerOptions = {}): Promise<PostgresLedger> {
@@ -436,8 +459,8 @@ export class PostgresLedger implements Ledger {
     });
   }
 
-  async completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void> {
-    await this.#complete({ memberId, operationId, completion });
+  async completeOperation(operation: OperationKey, completion: Completion): Promise<void> {
+    await this.#complete({ operation, completion });
   }
 
   async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {

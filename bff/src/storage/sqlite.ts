@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationRecord, StoredError } from './ledger.ts';
+import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
 import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type PermissionLog } from './private-files.ts';
 import { SqliteConsoleStore } from './console-sqlite.ts';
@@ -155,7 +155,9 @@ export class SqliteLedger implements Ledger {
       db.pragma('journal_mode = WAL');
       // Deleted texts are overwritten with zeros, not left in free pages and cells.
       db.pragma('secure_delete = ON');
-      db.pragma('synchronous = NORMAL');
+      // Each commit reaches the disk before the step returns: after a power cut, an operation
+      // whose call went upstream is still stored with its key (group commit keeps this cheap).
+      db.pragma('synchronous = FULL');
       db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       migrate(db);
     } catch (error) {
@@ -291,7 +293,7 @@ export class SqliteLedger implements Ledger {
       .run(new Date().toISOString(), memberId, operationId);
   }
 
-  async completeOperation(memberId: string, operationId: string, completion: Completion): Promise<void> {
+  async completeOperation({ memberId, operationId }: OperationKey, completion: Completion): Promise<void> {
     const result = JSON.stringify(completion.result);
     const now = new Date().toISOString();
     await this.#batch.run(() =>
