@@ -13,10 +13,16 @@ export interface OpenOptions {
 }
 
 /** The configured ledger: PostgreSQL when BFF_DATABASE_URL is set, else the embedded SQLite file. */
-export async function openLedger(config: Pick<BffConfig, 'databaseUrl' | 'databaseSchema' | 'databaseFile'> & Partial<Pick<BffConfig, 'databasePoolSize'>>, options: OpenOptions = {}): Promise<Ledger> {
+export async function openLedger(
+  config: Pick<BffConfig, 'databaseUrl' | 'databaseSchema' | 'databaseFile'> & Partial<Pick<BffConfig, 'databasePoolSize' | 'sqliteSynchronous'>>,
+  options: OpenOptions = {},
+): Promise<Ledger> {
   const { logger } = options;
   if (!config.databaseUrl) {
-    return new SqliteLedger(config.databaseFile, { onPermissionsNarrowed: logger && ((fields, message) => logger.warn(fields, message)) });
+    return new SqliteLedger(config.databaseFile, {
+      synchronous: config.sqliteSynchronous,
+      onPermissionsNarrowed: logger && ((fields, message) => logger.warn(fields, message)),
+    });
   }
   const deadline = Date.now() + (options.waitForDatabaseMs ?? 0);
   for (let attempt = 0; ; attempt++) {

@@ -110,6 +110,13 @@ export interface SqliteLedgerOptions {
   onPermissionsNarrowed?: PermissionLog;
   /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
   busyTimeoutMs?: number;
+  /**
+   * FULL (the default): each commit reaches the disk before the step returns, so after a power
+   * cut an operation whose call went upstream is still stored with its key (a repeat would
+   * otherwise be stored under a new key and charged twice). NORMAL: the last commits before a
+   * power cut may be lost (a crash of the process loses nothing either way).
+   */
+  synchronous?: 'FULL' | 'NORMAL';
 }
 
 /** The embedded ledger: one SQLite file in WAL mode, each step committed before it returns. */
@@ -118,6 +125,7 @@ export class SqliteLedger implements Ledger {
   readonly #file: string;
   readonly #log: PermissionLog | undefined;
   readonly #busyTimeoutMs: number;
+  readonly #synchronous: 'FULL' | 'NORMAL';
   #connection: Database.Database | undefined;
   #closed = false;
   readonly #batch = new WriteBatch(() => this.#db);
@@ -131,6 +139,7 @@ export class SqliteLedger implements Ledger {
     this.#file = file;
     this.#log = options.onPermissionsNarrowed;
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    this.#synchronous = options.synchronous ?? 'FULL';
     if (file !== ':memory:') {
       // SQLite gives the -wal and -shm files the database file's mode, so a 0600 database keeps them private.
       ensurePrivateDir(path.dirname(file), this.#log);
@@ -155,9 +164,7 @@ export class SqliteLedger implements Ledger {
       db.pragma('journal_mode = WAL');
       // Deleted texts are overwritten with zeros, not left in free pages and cells.
       db.pragma('secure_delete = ON');
-      // Each commit reaches the disk before the step returns: after a power cut, an operation
-      // whose call went upstream is still stored with its key (group commit keeps this cheap).
-      db.pragma('synchronous = FULL');
+      db.pragma(`synchronous = ${this.#synchronous}`);
       db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       migrate(db);
     } catch (error) {
