@@ -160,8 +160,9 @@ for (const editor of EDITORS.filter((candidate) => ['ace', 'easymde', 'monaco', 
 
 // A Monaco bundled into the page's own code keeps its model private: what its input element
 // holds is a window of the document at most, so it is neither checked nor edited as a field.
-for (const name of ['monaco-private', 'monaco-private-textarea']) {
-  test(`Monaco without its global (${name}): the check says it cannot read the editor, and nothing is checked or changed`, async ({ page, stack }) => {
+// A read-only Monaco (a code sample) is not read either, as a read-only field.
+for (const name of ['monaco-private', 'monaco-private-textarea', 'monaco-readonly']) {
+  test(`Monaco out of reach or read-only (${name}): the check says it cannot read the editor, and nothing is checked or changed`, async ({ page, stack }) => {
     await page.goto(`${stack.pagesUrl}/${name}.html`);
     await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
     await page.locator('.monaco-editor .view-lines').click();

@@ -51,7 +51,7 @@ const PAGES: Record<string, string> = {
 };
 
 /** Monaco's pages, one script (see pages/monaco.ts). */
-const MONACO_PAGES = ['monaco', 'monaco-textarea', 'monaco-private', 'monaco-private-textarea'];
+const MONACO_PAGES = ['monaco', 'monaco-textarea', 'monaco-private', 'monaco-private-textarea', 'monaco-readonly'];
 
 function writePage(name: string, body: string, script: string, bodyAttributes = ''): void {
   writeFileSync(

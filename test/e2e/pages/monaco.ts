@@ -9,6 +9,7 @@ import { PAGE_TEXT } from './text.ts';
 //   monaco-textarea.html          the global, textarea input
 //   monaco-private.html           no global: nothing outside the page's own code reaches the model
 //   monaco-private-textarea.html  no global, textarea input
+//   monaco-readonly.html          the global, a read-only editor (a code sample on a page)
 const page = document.body.dataset.monaco ?? 'monaco';
 const editor = monaco.editor.create(document.getElementById('editor')!, {
   value: `${PAGE_TEXT}\nA second paragraph, written by me on a Tuesday.`,
@@ -17,6 +18,7 @@ const editor = monaco.editor.create(document.getElementById('editor')!, {
   minimap: { enabled: false },
   automaticLayout: true,
   editContext: !page.endsWith('-textarea'),
+  readOnly: page === 'monaco-readonly',
 });
 if (!page.startsWith('monaco-private')) Object.assign(window, { monaco });
 const model = editor.getModel()!;
