@@ -97,6 +97,8 @@ const EDITORS: { name: string; page: string; ready: string; focus(tab: Page): Pr
   { name: 'textarea', page: 'plain', ready: '#field', focus: clickIn('#field'), text: () => (document.querySelector('#field') as HTMLTextAreaElement).value },
   { name: 'Tiptap', page: 'tiptap', ready: '.ProseMirror', focus: clickIn('.ProseMirror'), text: modelText },
   { name: 'Slate', page: 'slate', ready: '[data-slate-editor]', focus: clickIn('[data-slate-editor]'), text: modelText },
+  // Firefox has no EditContext: Monaco's input is its hidden textarea; the model is reached through its global.
+  { name: 'Monaco', page: 'monaco', ready: '.monaco-editor .view-lines', focus: clickIn('.monaco-editor .view-lines'), text: modelText },
 ];
 
 for (const editor of EDITORS) {
