@@ -98,22 +98,25 @@ async function liveHighlights(page: Page, kind: Kind, prefix: string): Promise<n
   );
 }
 
-type Rebuild = 'reset' | 'refill' | 'rewrap' | 'copy';
+type Rebuild = 'reset' | 'refill' | 'rewrap' | 'copy' | 'read';
 
 /**
  * A control for the extension's paint while typing: once the check is done, the page's own
  * script rebuilds the extension's registered highlights. `reset`: deletes and registers the
  * same Highlight objects again; `refill`: clears each and adds the same ranges back; `rewrap`:
  * registers new Highlight objects built with the same ranges; `copy`: new Highlights of new
- * ranges with the same ends. The extension's later range updates reach the ranges in all but
- * `copy`.
+ * ranges with the same ends; `read`: only reads them (a control for the evaluation itself).
+ * The extension's later range updates reach the ranges in all but `copy`.
  */
 async function rebuildHighlights(page: Page, how: Rebuild): Promise<void> {
   await page.evaluate((how) => {
     for (const name of [...CSS.highlights.keys()].filter((key) => key.startsWith('redline-'))) {
       const highlight = CSS.highlights.get(name)!;
       const ranges = [...highlight] as Range[];
-      if (how === 'reset') {
+      if (how === 'read') {
+        // Only reads them from the page's world (a control for the evaluation itself).
+        void ranges.length;
+      } else if (how === 'reset') {
         CSS.highlights.delete(name);
         CSS.highlights.set(name, highlight);
       } else if (how === 'refill') {
