@@ -98,14 +98,15 @@ async function liveHighlights(page: Page, kind: Kind, prefix: string): Promise<n
   );
 }
 
-type Rebuild = 'reset' | 'refill' | 'rewrap' | 'fill' | 'copy' | 'read';
+type Rebuild = 'reset' | 'refill' | 'rewrap' | 'fill' | 'fill-delete' | 'copy' | 'read';
 
 /**
  * A control for the extension's paint while typing: once the check is done, the page's own
  * script rebuilds the extension's registered highlights. `reset`: deletes and registers the
  * same Highlight objects again; `refill`: clears each and adds the same ranges back; `rewrap`:
  * registers new Highlight objects built with the same ranges; `fill`: registers new empty
- * Highlight objects, then adds the same ranges to them; `copy`: new Highlights of new
+ * Highlight objects, then adds the same ranges to them (`fill-delete`: then takes one out and
+ * puts it back); `copy`: new Highlights of new
  * ranges with the same ends; `read`: only reads them (a control for the evaluation itself).
  * The extension's later range updates reach the ranges in all but `copy`.
  */
@@ -125,10 +126,14 @@ async function rebuildHighlights(page: Page, how: Rebuild): Promise<void> {
         for (const range of ranges) highlight.add(range);
       } else if (how === 'rewrap') {
         CSS.highlights.set(name, new Highlight(...ranges));
-      } else if (how === 'fill') {
+      } else if (how === 'fill' || how === 'fill-delete') {
         const fresh = new Highlight();
         CSS.highlights.set(name, fresh);
         for (const range of ranges) fresh.add(range);
+        if (how === 'fill-delete' && ranges[0]) {
+          fresh.delete(ranges[0]);
+          fresh.add(ranges[0]);
+        }
       } else {
         const copies = ranges.map((range) => {
           const copy = document.createRange();
