@@ -210,7 +210,6 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
 
   app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller }));
 
-
   app.use((_req, _res, next) => {
     next(HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.'));
   });

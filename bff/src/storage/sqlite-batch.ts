@@ -1,10 +1,5 @@
 import type Database from 'better-sqlite3';
-
-interface QueuedWrite {
-  write(): unknown;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
+import { inGroups, perTurn, type Settled } from './turn-batch.ts';
 
 /** Writes per transaction at most: a bound on what one failure takes back and on one commit's size. */
 const MAX_BATCH = 64;
@@ -27,67 +22,44 @@ const ENDS_TRANSACTION = /^SQLITE_(FULL|IOERR|BUSY|NOMEM|CORRUPT|NOTADB|CANTOPEN
  * as before, one turn later.
  */
 export class WriteBatch {
-  #queue: QueuedWrite[] | undefined;
+  readonly #commitPerTurn = perTurn<() => unknown, unknown>((writes) => inGroups(writes, () => '', MAX_BATCH, async (batch) => this.#commit(batch)));
 
   constructor(private readonly db: () => Database.Database) {}
 
   run<T>(write: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      if (!this.#queue) {
-        this.#queue = [];
-        setImmediate(() => this.#flush());
-      }
-      this.#queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-    });
+    return this.#commitPerTurn(write) as Promise<T>;
   }
 
-  #flush(): void {
-    const queue = this.#queue!;
-    this.#queue = undefined;
-    for (let from = 0; from < queue.length; from += MAX_BATCH) this.#commit(queue.slice(from, from + MAX_BATCH));
-  }
-
-  #commit(batch: QueuedWrite[]): void {
-    let db: Database.Database;
-    try {
-      db = this.db();
-      // All transactions here are synchronous, so none can be open between turns; if one were,
-      // these writes would only join it and resolve before anything was committed.
-      if (db.inTransaction) throw new Error('A ledger transaction was left open; the batch was not written.');
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-      return;
-    }
-    if (batch.length === 1) return settle(batch[0]!);
-    const outcomes: ({ value: unknown } | { error: unknown })[] = [];
+  #commit(batch: (() => unknown)[]): Settled<unknown>[] {
+    const db = this.db();
+    // All transactions here are synchronous, so none can be open between turns; if one were,
+    // these writes would only join it and resolve before anything was committed.
+    if (db.inTransaction) throw new Error('A ledger transaction was left open; the batch was not written.');
+    if (batch.length === 1) return batch.map(settle);
+    const outcomes: Settled<unknown>[] = [];
     try {
       db.transaction(() => {
-        for (const item of batch) {
+        for (const write of batch) {
           try {
-            outcomes.push({ value: item.write() });
+            outcomes.push({ ok: true, value: write() });
           } catch (error) {
             if (!db.inTransaction || ENDS_TRANSACTION.test((error as { code?: string })?.code ?? '')) throw error;
-            outcomes.push({ error });
+            outcomes.push({ ok: false, error });
           }
         }
       }).immediate();
     } catch {
       // Nothing of the batch was committed: each write goes again, on its own.
-      for (const item of batch) settle(item);
-      return;
+      return batch.map(settle);
     }
-    batch.forEach((item, index) => {
-      const outcome = outcomes[index]!;
-      if ('error' in outcome) item.reject(outcome.error);
-      else item.resolve(outcome.value);
-    });
+    return outcomes;
   }
 }
 
-function settle(item: QueuedWrite): void {
+function settle(write: () => unknown): Settled<unknown> {
   try {
-    item.resolve(item.write());
+    return { ok: true, value: write() };
   } catch (error) {
-    item.reject(error);
+    return { ok: false, error };
   }
 }

@@ -4,8 +4,8 @@ export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 /**
  * Collects the calls made in one turn of the event loop (the requests that arrived together)
  * and hands them to `flush` at once, in order; `flush` settles each one (or throws to fail them
- * all). The PostgreSQL ledger uses it to write a turn's operations in few statements: one round
- * trip and one commit for several operations instead of one each.
+ * all). Both ledgers use it to write a turn's operations together: one commit (and on
+ * PostgreSQL one round trip) for several operations instead of one each.
  */
 export function perTurn<I, O>(flush: (inputs: I[]) => Promise<Settled<O>[]>): (input: I) => Promise<O> {
   let queue: { input: I; resolve(value: O): void; reject(error: unknown): void }[] | undefined;

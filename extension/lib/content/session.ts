@@ -21,7 +21,7 @@ import { LiveDomText, liveText, type LiveText } from './live-text.ts';
 import { measured } from './perf.ts';
 import { diffText, remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
-import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditable, isUnreachableCodeEditor, type DomTarget, type FieldTarget, type Target, type ValueTarget } from './target.ts';
+import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditable, isInCodeEditor, type DomTarget, type FieldTarget, type Target, type ValueTarget } from './target.ts';
 import { Toast } from './toast.ts';
 
 const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
@@ -113,7 +113,8 @@ export class PageSession {
       return;
     }
     const target = findTarget();
-    if (!target && isUnreachableCodeEditor(deepActiveElement())) {
+    // findTarget finds nothing in a code editor whose API the page-world script cannot reach (or a read-only one).
+    if (!target && isInCodeEditor(deepActiveElement())) {
       this.#toast.show('Redline cannot read this code editor: it draws its own text, and it is read-only or this page keeps it out of reach of extensions.', {
         note: 'Copy the text into a text field to check it there.',
         actions: [this.#dismiss()],

@@ -96,7 +96,7 @@ export function fieldTarget(field: HTMLTextAreaElement | HTMLInputElement): Fiel
 export function codeEditorTarget(field: HTMLElement): ValueTarget | undefined {
   if (!CODE_EDITOR.matches(field)) return undefined;
   const editor = field.closest<HTMLElement>(CODE_EDITOR_ROOT)!;
-  if (readThroughPage(field) === undefined) return undefined;
+  if (!askPage(field, { op: 'probe' })) return undefined;
   const value = () => readThroughPage(field) ?? '';
   return {
     kind: 'field',
@@ -142,9 +142,9 @@ export function deepActiveElement(doc: Document = document): Element | null {
   return active;
 }
 
-/** A focused code editor whose API the page-world script cannot reach (a Monaco bundled into the page's code): its text is out of reach. */
-export function isUnreachableCodeEditor(element: Element | null): boolean {
-  return element instanceof HTMLElement && CODE_EDITOR.matches(element) && codeEditorTarget(element) === undefined;
+/** Whether the element is inside a code editor that draws its own lines (where findTarget finds nothing, its API is out of reach). */
+export function isInCodeEditor(element: Element | null): boolean {
+  return element instanceof HTMLElement && CODE_EDITOR.matches(element);
 }
 
 /** A focused custom element with no open shadow root: its text is out of reach. */
@@ -159,7 +159,7 @@ export function isClosedComponent(element: Element | null): boolean {
 export function findTarget(doc: Document = document): Target | undefined {
   const active = deepActiveElement(doc);
   // Its input element holds a line or a window of the document at most: without the editor's API it is not read.
-  if (active instanceof HTMLElement && CODE_EDITOR.matches(active)) return codeEditorTarget(active);
+  if (isInCodeEditor(active)) return codeEditorTarget(active as HTMLElement);
   if (isCheckableField(active)) return fieldTarget(active);
   if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement) return undefined; // skipped kinds
 
