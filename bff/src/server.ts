@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import packageJson from '../package.json' with { type: 'json' };
 import type { BffConfig } from './config.ts';
 import { createApp } from './http/app.ts';
@@ -59,7 +59,7 @@ function createForwarder(
  * (a slow client cannot hold a connection for Node's default 5 minutes), idle keep-alive
  * connections close, and connections past the cap are refused.
  */
-function createHttpServer(config: BffConfig, app: ReturnType<typeof createApp>): Server {
+function createHttpServer(config: BffConfig, app: RequestListener): Server {
   const { headersTimeoutMs, bodyTimeoutMs, keepAliveTimeoutMs, maxConnections } = config.http;
   const server = createServer(
     {

@@ -69,6 +69,25 @@ describe('bad input gets a 4xx that says what to fix', () => {
     const known = await h.call('/v1/nothing-here', undefined);
     expect([known.status, known.body.error.code]).toEqual([404, 'not_found']);
   });
+
+  it('routes the API as Express did: a query, a trailing slash and letter case aside, HEAD as GET, each method on its own', async () => {
+    for (const pathname of ['/v1/cost?draft=1', '/v1/cost/', '/v1/Cost']) {
+      const response = await h.call(pathname, { text: 'Two words.' });
+      expect([pathname, response.status, response.body.words]).toEqual([pathname, 200, 2]);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(response.raw));
+    }
+    const head = await h.call('/v1/usage', undefined, { method: 'HEAD' });
+    expect([head.status, head.raw]).toEqual([200, '']);
+    const wrongMethod = await h.call('/v1/cost', undefined, { method: 'GET' });
+    expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([404, 'not_found']);
+    // The request metric names the route, also for a refused request.
+    await h.call('/v1/usage', undefined, { token: 'rl_unknown0000000000000000000000' });
+    const metrics = (await h.call('/metrics', undefined, { token: null })).raw;
+    expect(metrics).toMatch(/bff_http_requests_total\{route="\/v1\/cost",status="200"\} [3-9]/);
+    expect(metrics).toMatch(/bff_http_requests_total\{route="\/v1\/usage",status="401"\} 1/);
+    expect(metrics).toMatch(/bff_http_requests_total\{route="unmatched",status="404"\}/);
+  });
 });
 
 describe('members', () => {

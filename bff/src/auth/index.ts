@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import express, { type Request } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
@@ -49,7 +50,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
   const store: () => Promise<OAuthStore> = once(() => ledger.oauthStore());
   let built: AuthorizationServer | undefined;
 
-  const build = (req: Request): AuthorizationServer => {
+  const build = (req: IncomingMessage): AuthorizationServer => {
     const issuer = publicUrl(req);
     const resource = mcpResourceUrl(issuer);
     const signer = once(async () => TokenSigner.open(await store(), issuer.href));
@@ -98,7 +99,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
     }
     return { provider, signer, issuer, router };
   };
-  const server = (req: Request) => (built ??= build(req));
+  const server = (req: IncomingMessage) => (built ??= build(req));
 
   const router = express.Router();
   // Per client address, as the SDK's defaults: sign-in pages, tokens, revocation, and registrations (stricter).
@@ -144,12 +145,12 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
      * undefined when OAuth is off. Throws InvalidAccessToken, with a reason for the client,
      * when the token is expired, revoked, or bound to another resource (an MCP token).
      */
-    apiCaller: async (req: Request, token: string) => {
+    apiCaller: async (req: IncomingMessage, token: string) => {
       const { router: oauth, provider } = server(req);
       if (!oauth) return undefined;
       return (await provider.verify(token, apiResourceUrl(publicUrl(req)))).member;
     },
-    apiResourceMetadataUrl: (req: Request) => (server(req).router ? apiProtectedResourceMetadataUrl(publicUrl(req)) : undefined),
+    apiResourceMetadataUrl: (req: IncomingMessage) => (server(req).router ? apiProtectedResourceMetadataUrl(publicUrl(req)) : undefined),
     /** Revokes every OAuth grant of a member (their tokens are refused anyway once the member is revoked). */
     revokeMemberGrants: async (memberId: string) => (await store()).revokeMemberGrants(memberId, Date.now()),
   };

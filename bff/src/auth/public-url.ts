@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { BffConfig } from '../config.ts';
 
 /**
@@ -6,7 +6,7 @@ import type { BffConfig } from '../config.ts';
  * Tokens are bound to `<public URL>/mcp`, so behind a proxy BFF_PUBLIC_URL must be set. The
  * listening port is read from the first request's socket (the server may listen on port 0).
  */
-export function publicUrlResolver(config: Pick<BffConfig, 'publicUrl' | 'host'>): (req: Request) => URL {
+export function publicUrlResolver(config: Pick<BffConfig, 'publicUrl' | 'host'>): (req: IncomingMessage) => URL {
   let resolved: URL | undefined = config.publicUrl ? new URL(config.publicUrl) : undefined;
   return (req) => {
     if (!resolved) {

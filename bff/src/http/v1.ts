@@ -1,0 +1,146 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  BFF_PATHS,
+  BffCostRequest,
+  BffDetectRequest,
+  BffHumanizeRequest,
+  BffPlagiarismRequest,
+  PRODUCTS,
+  countCharacters,
+  type BffCostResponse,
+  type BffUsageResponse,
+} from '@redline/shared';
+import { InvalidAccessToken } from '../auth/bearer.ts';
+import type { BffConfig } from '../config.ts';
+import { HttpError } from '../errors.ts';
+import type { Logger } from '../logging.ts';
+import type { MemberAuthenticator } from '../member-cache.ts';
+import { looksLikeToken } from '../members.ts';
+import type { Metrics } from '../metrics.ts';
+import { documentWords } from '../operations/documents.ts';
+import type { OperationEngine, OperationInput } from '../operations/engine.ts';
+import type { Ledger, MemberRecord } from '../storage/ledger.ts';
+import { logWhenDone, type RequestRecord } from './access-log.ts';
+import { answerError, sendJson } from './answer.ts';
+import { allowOrigin } from './cors.ts';
+import { readJsonBody } from './json-body.ts';
+import { takeRequest, type MemberRateLimiter } from './rate-limit.ts';
+import { parseRequest } from './validation.ts';
+
+/** OAuth sign-in for the API (auth/index.ts): the member behind an access token, and where to get one. */
+export interface ApiOAuth {
+  apiCaller(req: IncomingMessage, token: string): Promise<MemberRecord | undefined>;
+  apiResourceMetadataUrl(req: IncomingMessage): URL | undefined;
+}
+
+export interface V1Deps {
+  config: BffConfig;
+  ledger: Ledger;
+  engine: OperationEngine;
+  metrics: Metrics;
+  logger: Logger;
+  rateLimiter: MemberRateLimiter;
+  members: MemberAuthenticator;
+  oauth: ApiOAuth;
+}
+
+interface Route {
+  path: string;
+  /** POST routes get the request's parsed JSON body; GET routes none. */
+  handle(member: MemberRecord, body: unknown): Promise<unknown> | unknown;
+}
+
+const V1_PREFIX = '/v1/';
+
+/** Whether a request is the API's (`/v1/...`), answered by the handler below rather than Express. */
+export const isApiRequest = (req: IncomingMessage) => req.url?.startsWith(V1_PREFIX) === true;
+
+const notFound = () => HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.');
+
+/**
+ * The /v1 API on plain node:http: the extension's and scripts' calls, a few per second per
+ * writer but thousands per second for a team. Each request pays only for what it needs (CORS,
+ * the member, the rate limit, one JSON parse, one schema check), not for Express's per-request
+ * setup and middleware walk, which cost about a sixth of the BFF's CPU per request.
+ */
+export function createV1Handler({ config, ledger, engine, metrics, logger, rateLimiter, members, oauth }: V1Deps): (req: IncomingMessage, res: ServerResponse) => void {
+  const allowedOrigins = new Set(config.allowedOrigins);
+  const max = config.maxDocumentCharacters;
+  const routes = new Map<string, Route>();
+  const post = (path: string, handle: Route['handle']) => routes.set(`POST ${path}`, { path, handle });
+  const get = (path: string, handle: Route['handle']) => routes.set(`GET ${path}`, { path, handle });
+  const operation = (path: string, toInput: (body: unknown) => OperationInput) => post(path, (member, body) => engine.run(member, toInput(body)));
+
+  operation(BFF_PATHS.detector, (body) => ({ product: 'detector', ...parseRequest(BffDetectRequest, body, max) }));
+  operation(BFF_PATHS.humanizer, (body) => ({ product: 'humanizer', ...parseRequest(BffHumanizeRequest, body, max) }));
+  operation(BFF_PATHS.plagiarism, (body) => ({ product: 'plagiarism', ...parseRequest(BffPlagiarismRequest, body, max) }));
+  post(BFF_PATHS.cost, (_member, body) => {
+    const { text } = parseRequest(BffCostRequest, body, max);
+    const { words, parts } = documentWords(text);
+    return { words, characters: countCharacters(text), parts } satisfies BffCostResponse;
+  });
+  get(BFF_PATHS.usage, async (member) => {
+    const [charged, counted] = await Promise.all([ledger.wordsCharged(member.id), ledger.budgetUsage(member.id)]);
+    const products = Object.fromEntries(
+      PRODUCTS.map((product) => {
+        const budget = member.budgets[product];
+        const used = charged[product];
+        // Words held by operations still running count against the budget too.
+        return [product, { wordsCharged: used, ...(budget === undefined ? {} : { budget, remaining: Math.max(0, budget - counted[product]) }) }];
+      }),
+    ) as BffUsageResponse['products'];
+    return { member: { id: member.id, name: member.name }, mode: config.upstream ? 'upstream' : 'offline', products } satisfies BffUsageResponse;
+  });
+
+  /** A member token, or an OAuth access token bound to this API (the extension's sign-in). */
+  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<MemberRecord> => {
+    const header = req.headers.authorization ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    let member: MemberRecord | undefined;
+    let refusal = header ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Sign in on the extension\'s options page, or send your member token as "Authorization: Bearer rl_...".';
+    if (token !== undefined && looksLikeToken(token)) {
+      member = await members.authenticate(token);
+    } else if (token !== undefined) {
+      try {
+        member = await oauth.apiCaller(req, token);
+      } catch (error) {
+        if (!(error instanceof InvalidAccessToken)) throw error;
+        refusal = error.message;
+      }
+    }
+    if (member) return member;
+    const metadata = oauth.apiResourceMetadataUrl(req);
+    const parameters = [...(token === undefined ? [] : ['error="invalid_token"']), ...(metadata ? [`resource_metadata="${metadata.href}"`] : [])];
+    res.setHeader('WWW-Authenticate', parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer');
+    throw HttpError.of(401, 'unauthorized', refusal);
+  };
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
+    const route = routes.get(routeKey(req));
+    record.route = route?.path;
+    if (!allowOrigin(allowedOrigins, req, res)) return;
+    const member = await authenticate(req, res);
+    record.member = member.id;
+    await takeRequest(rateLimiter, member);
+    if (!route) throw notFound();
+    const body = req.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
+    sendJson(res, 200, await route.handle(member, body));
+  };
+
+  return (req, res) => {
+    const record: RequestRecord = {};
+    logWhenDone(req, res, { metrics, logger }, () => record);
+    answer(req, res, record).catch((error: unknown) => {
+      record.code = answerError(error, req, res, logger);
+    });
+  };
+}
+
+/** `METHOD /path` as routed: query aside, one trailing slash and letter case ignored (as Express routes), HEAD as GET. */
+function routeKey(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  let path = query === -1 ? url : url.slice(0, query);
+  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  return `${req.method === 'HEAD' ? 'GET' : req.method} ${path.toLowerCase()}`;
+}
