@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BffCostResponse, BffUsageResponse, countWords } from '@redline/shared';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
@@ -7,6 +8,16 @@ const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 const FIREFOX_ORIGIN = 'moz-extension://0f8e2c1a-7b3d-4e5f-9a6b-1c2d3e4f5a6b';
 
 let h: Harness;
+
+/** Sends a request as written, for targets fetch() does not send, and reads the whole answer. */
+function rawRequest(host: string, request: string): Promise<string> {
+  const url = new URL(`http://${host}`);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk)).on('end', () => resolve(answer)).on('error', reject);
+  });
+}
 
 beforeAll(async () => {
   h = await startHarness({
@@ -81,6 +92,14 @@ describe('bad input gets a 4xx that says what to fix', () => {
     expect([head.status, head.raw]).toEqual([200, '']);
     const wrongMethod = await h.call('/v1/cost', undefined, { method: 'GET' });
     expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([404, 'not_found']);
+    const options = await h.call('/v1/usage', undefined, { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'GET, HEAD']);
+    // An absolute-form request target (RFC 9112 section 3.2.2), and a fragment, as a client may send them.
+    const { host } = new URL(h.bff.url);
+    for (const target of [`${h.bff.url}/v1/usage`, '/v1/usage#totals']) {
+      const answer = await rawRequest(host, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${h.token}\r\nConnection: close\r\n\r\n`);
+      expect([target, answer.split('\r\n')[0]]).toEqual([target, 'HTTP/1.1 200 OK']);
+    }
     // The request metric names the route, also for a refused request.
     await h.call('/v1/usage', undefined, { token: 'rl_unknown0000000000000000000000' });
     const metrics = (await h.call('/metrics', undefined, { token: null })).raw;

@@ -53,7 +53,24 @@ interface Route {
 const V1_PREFIX = '/v1/';
 
 /** Whether a request is the API's (`/v1/...`), answered by the handler below rather than Express. */
-export const isApiRequest = (req: IncomingMessage) => req.url?.startsWith(V1_PREFIX) === true;
+export const isApiRequest = (req: IncomingMessage) => requestPath(req.url ?? '').startsWith(V1_PREFIX);
+
+/**
+ * The path of a request target: query and fragment aside, and the scheme and host of an
+ * absolute-form target (`GET http://host/v1/usage`, RFC 9112 section 3.2.2) too.
+ */
+function requestPath(target: string): string {
+  let path = target;
+  if (!path.startsWith('/')) {
+    try {
+      path = new URL(path).pathname;
+    } catch {
+      return '';
+    }
+  }
+  const end = path.search(/[?#]/);
+  return end === -1 ? path : path.slice(0, end);
+}
 
 const notFound = () => HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.');
 
@@ -67,8 +84,14 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
   const allowedOrigins = new Set(config.allowedOrigins);
   const max = config.maxDocumentCharacters;
   const routes = new Map<string, Route>();
-  const post = (path: string, handle: Route['handle']) => routes.set(`POST ${path}`, { path, handle });
-  const get = (path: string, handle: Route['handle']) => routes.set(`GET ${path}`, { path, handle });
+  /** The methods of each path, for an OPTIONS request that is not a browser's preflight. */
+  const methods = new Map<string, string[]>();
+  const route = (method: 'GET' | 'POST', path: string, handle: Route['handle']) => {
+    routes.set(`${method} ${path}`, { path, handle });
+    methods.set(path, [...(methods.get(path) ?? []), ...(method === 'GET' ? ['GET', 'HEAD'] : [method])]);
+  };
+  const post = (path: string, handle: Route['handle']) => route('POST', path, handle);
+  const get = (path: string, handle: Route['handle']) => route('GET', path, handle);
   const operation = (path: string, toInput: (body: unknown) => OperationInput) => post(path, (member, body) => engine.run(member, toInput(body)));
 
   operation(BFF_PATHS.detector, (body) => ({ product: 'detector', ...parseRequest(BffDetectRequest, body, max) }));
@@ -116,12 +139,19 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
   };
 
   const answer = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
-    const route = routes.get(routeKey(req));
+    const path = routePath(req);
+    const route = routes.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${path}`);
     record.route = route?.path;
     if (!allowOrigin(allowedOrigins, req, res)) return;
     const member = await authenticate(req, res);
     record.member = member.id;
     await takeRequest(rateLimiter, member);
+    const allowed = methods.get(path);
+    if (req.method === 'OPTIONS' && allowed) {
+      res.setHeader('Allow', allowed.join(', '));
+      res.statusCode = 204;
+      return void res.end();
+    }
     if (!route) throw notFound();
     const body = req.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
     sendJson(res, 200, await route.handle(member, body));
@@ -136,11 +166,9 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
   };
 }
 
-/** `METHOD /path` as routed: query aside, one trailing slash and letter case ignored (as Express routes), HEAD as GET. */
-function routeKey(req: IncomingMessage): string {
-  const url = req.url ?? '';
-  const query = url.indexOf('?');
-  let path = query === -1 ? url : url.slice(0, query);
+/** The path as routed: one trailing slash and letter case aside, as Express routed. */
+function routePath(req: IncomingMessage): string {
+  let path = requestPath(req.url ?? '');
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  return `${req.method === 'HEAD' ? 'GET' : req.method} ${path.toLowerCase()}`;
+  return path.toLowerCase();
 }
