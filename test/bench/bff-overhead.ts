@@ -85,6 +85,14 @@ function freePort(): Promise<number> {
 }
 
 
+/** The node flags `npm run serve` starts the BFF with (package.json), so the bench runs it the same way. */
+function serveNodeFlags(codeRoot: string): string[] {
+  const packageFile = path.join(codeRoot, 'package.json');
+  if (!existsSync(packageFile)) return [];
+  const serve = (JSON.parse(readFileSync(packageFile, 'utf8')) as { scripts?: Record<string, string> }).scripts?.serve ?? '';
+  return /\bnode\s+((?:--\S+\s+)*)bff\/dist\/server\/main\.mjs/.exec(serve)?.[1]?.trim().split(/\s+/).filter(Boolean) ?? [];
+}
+
 async function start(args: string[], env: Record<string, string>, readyUrl: string, nodeArgs: string[] = [], { tsx = true } = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...nodeArgs, ...(tsx ? ['--import', 'tsx'] : []), ...args], {
     cwd: root,
@@ -220,7 +228,7 @@ try {
     // Each BFF runs as `npm start` runs it, from its bundle; a baseline too old to have one, from its sources through tsx.
     const bundled = existsSync(path.join(codeRoot, 'bff/dist/server/main.mjs'));
     const entry = bundled ? path.join(codeRoot, 'bff/dist/server/main.mjs') : path.join(codeRoot, 'bff/src/main.ts');
-    const bff = await start([entry], env, `http://127.0.0.1:${port}/readyz`, profile, { tsx: !bundled });
+    const bff = await start([entry], env, `http://127.0.0.1:${port}/readyz`, [...serveNodeFlags(codeRoot), ...profile], { tsx: !bundled });
     targets.push({
       name: `BFF, ${name}`,
       url: `http://127.0.0.1:${port}/v1/detect`,
@@ -253,7 +261,7 @@ try {
   if (values.baseline) {
     const baselineRoot = path.join(workDir, 'baseline');
     mkdirSync(baselineRoot);
-    const archive = spawnSync('sh', ['-c', `git archive ${JSON.stringify(values.baseline)} bff shared | tar -x -C ${JSON.stringify(baselineRoot)}`], { cwd: root, encoding: 'utf8' });
+    const archive = spawnSync('sh', ['-c', `git archive ${JSON.stringify(values.baseline)} bff shared package.json | tar -x -C ${JSON.stringify(baselineRoot)}`], { cwd: root, encoding: 'utf8' });
     if (archive.status !== 0) throw new Error(`--baseline ${values.baseline}: ${archive.stderr}`);
     symlinkSync(path.join(root, 'node_modules'), path.join(baselineRoot, 'node_modules'));
     const baselineBundle = existsSync(path.join(baselineRoot, 'bff/build.mjs')) && spawnSync(process.execPath, ['bff/build.mjs'], { cwd: baselineRoot, encoding: 'utf8' }).status === 0;
