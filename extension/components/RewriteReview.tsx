@@ -80,7 +80,9 @@ export function undoText(editor: EditorInfo | undefined): string {
       ? ' Accept all is one undo step.'
       : editor.acceptAll === 'grouped'
         ? ' Accept all is usually one undo step (this editor groups quick edits); if the original does not come back, undo again.'
-        : ' After Accept all, undo once per accepted suggestion.';
+        : editor.acceptAll === 'each-unless-grouped'
+          ? ' After Accept all, undo once per accepted suggestion; an editor that keeps its own history may bring several back with one undo.'
+          : ' After Accept all, undo once per accepted suggestion.';
   return `Accepted text is written into the editor and read back before it is marked accepted. ${one}${all}`;
 }
 

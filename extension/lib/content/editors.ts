@@ -30,9 +30,11 @@ export interface UndoBehaviour {
   /**
    * Accept all: one undo step for all, one per suggestion, or `grouped`: the editor merges edits
    * made close together in time (Quill: within a second), so usually one step, but more when
-   * the edits were slow (a busy page).
+   * the edits were slow (a busy page). `each-unless-grouped`: one per suggestion in the browser's
+   * own undo, but an editor not recognised may keep a history of its own that groups them
+   * (Squire: one step for all, measured).
    */
-  acceptAll: 'one' | 'grouped' | 'each';
+  acceptAll: 'one' | 'grouped' | 'each' | 'each-unless-grouped';
 }
 
 const inside = (selector: string) => (root: HTMLElement) => root.matches(selector) || root.closest(selector) !== null;
@@ -85,7 +87,7 @@ export const CONTENTEDITABLE: EditorFamily = {
   name: 'contenteditable',
   matches: () => true,
   strategies: DEFAULT,
-  undo: { acceptIsOneStep: true, acceptAll: 'each' },
+  undo: { acceptIsOneStep: true, acceptAll: 'each-unless-grouped' },
 };
 
 /**
