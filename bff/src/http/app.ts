@@ -4,7 +4,7 @@ import { BFF_PATHS } from '@redline/shared';
 import { createAuth } from '../auth/index.ts';
 import type { BffConfig } from '../config.ts';
 import { consoleRouter } from '../console/router.ts';
-import { HttpError, LEDGER_RETRY_AFTER_SECONDS } from '../errors.ts';
+import { LEDGER_RETRY_AFTER_SECONDS, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { MemberAuthenticator } from '../member-cache.ts';
 import { mcpRouter } from '../mcp/router.ts';
@@ -20,7 +20,7 @@ import { answerError } from './answer.ts';
 import { allowOrigin } from './cors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { MemberRateLimiter } from './rate-limit.ts';
-import { createV1Handler, isApiRequest } from './v1.ts';
+import { API_PREFIX, createV1Handler, requestPath } from './v1.ts';
 
 export interface AppDeps {
   config: BffConfig;
@@ -65,10 +65,6 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
     next();
   });
 
-  const cors = (req: Request, res: Response, next: NextFunction) => {
-    if (allowOrigin(allowedOrigins, req, res)) next();
-  };
-
   const auth = createAuth({ config, ledger, logger, now });
 
   // OAuth for MCP clients: browsers and hosted clients call it, so before the origin check.
@@ -77,7 +73,9 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   // The team console: same-origin pages with a session cookie, so before the extension-origin check.
   app.use(consoleRouter({ config, ledger, logger, clock: { now }, keyring, secretBox }));
 
-  app.use(cors);
+  app.use((req, res, next) => {
+    if (allowOrigin(allowedOrigins, req, res)) next();
+  });
 
   app.get(BFF_PATHS.health, (_req, res) => {
     res.json({ status: 'ok' });
@@ -100,7 +98,7 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller }));
 
   app.use((_req, _res, next) => {
-    next(HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.'));
+    next(notFound());
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -108,5 +106,9 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   });
 
   const api = createV1Handler({ config, ledger, engine, metrics, logger, rateLimiter, members, oauth: auth });
-  return (req, res) => (isApiRequest(req) ? api(req, res) : app(req, res));
+  return (req, res) => {
+    const path = requestPath(req.url ?? '');
+    if (path.startsWith(API_PREFIX)) api(req, res, path);
+    else app(req, res);
+  };
 }

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../errors.ts';
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -84,15 +83,4 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
       );
     }
   });
-}
-
-/** Middleware: the parsed JSON body of a POST in `req.body`; 415 for anything but JSON. */
-export function jsonBody(limit: number) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    if (req.method !== 'POST') return next();
-    readJsonBody(req, limit).then((body) => {
-      req.body = body;
-      next();
-    }, next);
-  };
 }

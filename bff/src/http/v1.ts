@@ -12,7 +12,7 @@ import {
 } from '@redline/shared';
 import { InvalidAccessToken } from '../auth/bearer.ts';
 import type { BffConfig } from '../config.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { MemberAuthenticator } from '../member-cache.ts';
 import { looksLikeToken } from '../members.ts';
@@ -50,16 +50,14 @@ interface Route {
   handle(member: MemberRecord, body: unknown): Promise<unknown> | unknown;
 }
 
-const V1_PREFIX = '/v1/';
-
-/** Whether a request is the API's (`/v1/...`), answered by the handler below rather than Express. */
-export const isApiRequest = (req: IncomingMessage) => requestPath(req.url ?? '').startsWith(V1_PREFIX);
+/** The paths answered by the handler below rather than Express. */
+export const API_PREFIX = '/v1/';
 
 /**
  * The path of a request target: query and fragment aside, and the scheme and host of an
  * absolute-form target (`GET http://host/v1/usage`, RFC 9112 section 3.2.2) too.
  */
-function requestPath(target: string): string {
+export function requestPath(target: string): string {
   let path = target;
   if (!path.startsWith('/')) {
     try {
@@ -72,26 +70,20 @@ function requestPath(target: string): string {
   return end === -1 ? path : path.slice(0, end);
 }
 
-const notFound = () => HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.');
-
 /**
  * The /v1 API on plain node:http: the extension's and scripts' calls, a few per second per
  * writer but thousands per second for a team. Each request pays only for what it needs (CORS,
  * the member, the rate limit, one JSON parse, one schema check), not for Express's per-request
  * setup and middleware walk, which cost about a sixth of the BFF's CPU per request.
  */
-export function createV1Handler({ config, ledger, engine, metrics, logger, rateLimiter, members, oauth }: V1Deps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createV1Handler({ config, ledger, engine, metrics, logger, rateLimiter, members, oauth }: V1Deps): (req: IncomingMessage, res: ServerResponse, path: string) => void {
   const allowedOrigins = new Set(config.allowedOrigins);
   const max = config.maxDocumentCharacters;
   const routes = new Map<string, Route>();
-  /** The methods of each path, for an OPTIONS request that is not a browser's preflight. */
-  const methods = new Map<string, string[]>();
-  const route = (method: 'GET' | 'POST', path: string, handle: Route['handle']) => {
-    routes.set(`${method} ${path}`, { path, handle });
-    methods.set(path, [...(methods.get(path) ?? []), ...(method === 'GET' ? ['GET', 'HEAD'] : [method])]);
-  };
-  const post = (path: string, handle: Route['handle']) => route('POST', path, handle);
-  const get = (path: string, handle: Route['handle']) => route('GET', path, handle);
+  const post = (path: string, handle: Route['handle']) => routes.set(`POST ${path}`, { path, handle });
+  const get = (path: string, handle: Route['handle']) => routes.set(`GET ${path}`, { path, handle });
+  /** The methods a path answers, for an OPTIONS request that is not a browser's preflight. */
+  const methodsOf = (path: string) => [...(routes.has(`GET ${path}`) ? ['GET', 'HEAD'] : []), ...(routes.has(`POST ${path}`) ? ['POST'] : [])];
   const operation = (path: string, toInput: (body: unknown) => OperationInput) => post(path, (member, body) => engine.run(member, toInput(body)));
 
   operation(BFF_PATHS.detector, (body) => ({ product: 'detector', ...parseRequest(BffDetectRequest, body, max) }));
@@ -138,16 +130,16 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
     throw HttpError.of(401, 'unauthorized', refusal);
   };
 
-  const answer = async (req: IncomingMessage, res: ServerResponse, record: RequestRecord) => {
-    const path = routePath(req);
+  const answer = async (req: IncomingMessage, res: ServerResponse, requested: string, record: RequestRecord) => {
+    const path = routePath(requested);
     const route = routes.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${path}`);
     record.route = route?.path;
     if (!allowOrigin(allowedOrigins, req, res)) return;
     const member = await authenticate(req, res);
     record.member = member.id;
     await takeRequest(rateLimiter, member);
-    const allowed = methods.get(path);
-    if (req.method === 'OPTIONS' && allowed) {
+    const allowed = req.method === 'OPTIONS' ? methodsOf(path) : [];
+    if (allowed.length > 0) {
       res.setHeader('Allow', allowed.join(', '));
       res.statusCode = 204;
       return void res.end();
@@ -157,18 +149,16 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
     sendJson(res, 200, await route.handle(member, body));
   };
 
-  return (req, res) => {
+  return (req, res, path) => {
     const record: RequestRecord = {};
     logWhenDone(req, res, { metrics, logger }, () => record);
-    answer(req, res, record).catch((error: unknown) => {
+    answer(req, res, path, record).catch((error: unknown) => {
       record.code = answerError(error, req, res, logger);
     });
   };
 }
 
 /** The path as routed: one trailing slash and letter case aside, as Express routed. */
-function routePath(req: IncomingMessage): string {
-  let path = requestPath(req.url ?? '');
-  if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  return path.toLowerCase();
+function routePath(path: string): string {
+  return (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase();
 }

@@ -154,14 +154,7 @@ const OPEN_OPERATIONS = {
          WHERE NOT EXISTS (SELECT 1 FROM inserted i WHERE i.member_id = o.member_id AND i.operation_id = o.operation_id)`,
 };
 
-const COMPLETE_OPERATION = {
-  name: 'redline_complete_operation',
-  text: `UPDATE operations SET state = 'completed', result = $1, source = $2, error = NULL, words_charged = $3,
-           request_body = NULL, accepted_key = $4, accepted_key_source = $5, updated_at = clock_timestamp()
-         WHERE member_id = $6 AND operation_id = $7 AND state != 'completed'`,
-};
-
-/** COMPLETE_OPERATION for the completions of one turn (perTurn). */
+/** Completes operations: those of one turn together (perTurn), or one. */
 const COMPLETE_OPERATIONS = {
   name: 'redline_complete_operations',
   text: `UPDATE operations o SET state = 'completed', result = v.result::jsonb, source = v.source, error = NULL,
@@ -256,10 +249,11 @@ export class PostgresLedger implements Ledger {
       operation.memberId,
       operation.operationId,
     ];
-    const one = async (call: CompleteCall) => void (await this.pool.query({ ...COMPLETE_OPERATION, values: values(call) }));
+    const write = async (some: CompleteCall[]) => void (await this.pool.query({ ...COMPLETE_OPERATIONS, values: columns(some.map(values)) }));
+    const one = (call: CompleteCall) => write([call]);
     if (calls.length === 1) return eachOnItsOwn(calls, one);
     try {
-      await this.pool.query({ ...COMPLETE_OPERATIONS, values: columns(calls.map(values)) });
+      await write(calls);
     } catch (error) {
       if (writeOneByOne(error)) return eachOnItsOwn(calls, one);
       throw error;
