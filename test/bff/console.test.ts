@@ -365,11 +365,12 @@ describe('the roles migration', () => {
       await createMember(ledger, 'owner');
       await createMember(ledger, 'alice');
       await ledger.close();
-      // Back to the schema before roles: no role column (nor the later upstream key and rate limit columns), two versions lower.
+      // Back to the schema before roles: no role column (nor the later upstream key and rate limit
+      // columns, nor the key secret's table), three versions lower.
       const db = new Database(file);
       const version = db.pragma('user_version', { simple: true }) as number;
-      db.exec('ALTER TABLE members DROP COLUMN rate_limit; ALTER TABLE operations DROP COLUMN upstream_key_id; ALTER TABLE members DROP COLUMN role');
-      db.pragma(`user_version = ${version - 2}`);
+      db.exec('DROP TABLE ledger_secrets; ALTER TABLE members DROP COLUMN rate_limit; ALTER TABLE operations DROP COLUMN upstream_key_id; ALTER TABLE members DROP COLUMN role');
+      db.pragma(`user_version = ${version - 3}`);
       db.close();
 
       const migrated = new SqliteLedger(file);

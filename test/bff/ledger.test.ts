@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@redline/bff/members';
 import type { Ledger, NewOperation } from '@redline/bff/storage/ledger';
-import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { COMPLETE_OPERATIONS, OPEN_OPERATION, OPEN_OPERATIONS, PostgresLedger } from '@redline/bff/storage/postgres';
+import { newOperationValues } from '@redline/bff/storage/rows';
 import { SqliteLedger } from '@redline/bff/storage/sqlite';
 import { POSTGRES_URL, dropSchema } from './harness.ts';
 
@@ -70,6 +71,15 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect(await ledger.openOperation([operation('doc')])).toMatchObject({ status: 'exists', record: { operationId: 'doc', parts: 2, attempts: 0 } });
     expect((await ledger.partsOf('m_1', 'doc')).map((part) => part.operationId)).toEqual(['doc#0', 'doc#1']);
     expect((await ledger.pendingOperations()).map((pending) => pending.operationId)).toEqual(['one', 'doc']);
+  });
+
+  it('finds an operation opened again with the same key (keys are derived from the operation), also twice in one turn', async () => {
+    const same = operation('same-key', { idempotencyKey: 'derived-key-0123456789abcdef' });
+    expect(await ledger.openOperation([same])).toMatchObject({ status: 'inserted' });
+    expect(await ledger.openOperation([same])).toMatchObject({ status: 'exists', record: { attempts: 1 } });
+    const twice = operation('same-turn', { idempotencyKey: 'derived-key-fedcba9876543210' });
+    const results = await Promise.all([ledger.openOperation([twice]), ledger.openOperation([twice]), ledger.openOperation([operation('other-in-turn')])]);
+    expect(results.map((result) => result.status)).toEqual(['inserted', 'exists', 'inserted']);
   });
 
   it('records attempts, completion (dropping the request bytes) and failure; sums words per product', async () => {
@@ -210,6 +220,45 @@ it('PostgreSQL: ten 90-word operations at once on two ledgers (two instances) ag
   }
 });
 
+it('PostgreSQL: an operation is stored and settled with commits that do not wait for the disk (those transactions only)', async () => {
+  const commitSchema = `${schema}_commit`;
+  const ledger = await PostgresLedger.open(POSTGRES_URL, commitSchema);
+  const { Client } = (await import('pg')).default;
+  const client = new Client({ connectionString: POSTGRES_URL, options: `-c search_path=${commitSchema}` });
+  await client.connect();
+  const setting = async () => ((await client.query('SELECT current_setting($1) AS value', ['synchronous_commit'])).rows[0] as { value: string }).value;
+  /** Runs the ledger's statement in a transaction of its own: the setting inside it, and after its commit. */
+  const inTransaction = async (statement: { text: string }, values: unknown[]) => {
+    await client.query('BEGIN');
+    const { rows } = await client.query({ text: statement.text, values });
+    const during = await setting();
+    await client.query('COMMIT');
+    return { rows, during, after: await setting() };
+  };
+  const columns = (rows: unknown[][]) => rows[0]!.map((_, column) => rows.map((row) => row[column]));
+  try {
+    await ledger.addMember({ id: 'm_s', name: 'sync', tokenHash: hashToken('ts'), tokenPrefix: 'rl_s…', budgets: { detector: 100 } });
+    expect(await setting()).toBe('on');
+    const opened = await inTransaction(OPEN_OPERATION, [...newOperationValues(operation('s1', { memberId: 'm_s' })), 1]);
+    expect(opened).toMatchObject({ rows: [{ operation_id: 's1', inserted_now: true }], during: 'off', after: 'on' });
+    const batch = await inTransaction(OPEN_OPERATIONS, columns(['s2', 's3'].map((id) => [...newOperationValues(operation(id, { memberId: 'm_s' })), 1])));
+    expect(batch).toMatchObject({ during: 'off', after: 'on' });
+    expect(batch.rows).toHaveLength(2);
+    const completed = await inTransaction(COMPLETE_OPERATIONS, [[JSON.stringify({ ok: true })], ['upstream'], [3], [null], [null], ['m_s'], ['s1']]);
+    expect(completed).toMatchObject({ during: 'off', after: 'on' });
+    expect(await ledger.findOperation('m_s', 's1')).toMatchObject({ state: 'completed', wordsCharged: 3 });
+    // Other statements keep waiting.
+    await client.query('BEGIN');
+    await client.query("UPDATE members SET budgets = '{\"detector\": 200}' WHERE id = 'm_s'");
+    expect(await setting()).toBe('on');
+    await client.query('COMMIT');
+  } finally {
+    await client.end();
+    await ledger.close();
+    await dropSchema(commitSchema);
+  }
+});
+
 it('PostgreSQL: several members and products in every turn, on two instances, open and complete without deadlocks, and usage adds up', async () => {
   const turnsSchema = `${schema}_turns`;
   const [a, b] = [await PostgresLedger.open(POSTGRES_URL, turnsSchema), await PostgresLedger.open(POSTGRES_URL, turnsSchema)];
@@ -245,6 +294,28 @@ it('PostgreSQL: several members and products in every turn, on two instances, op
   }
 });
 
+it.each(ledgers)('%s: the key of an operation is derived under a secret kept in the ledger: the same after reopening and on another instance, another for another ledger', async (name) => {
+  const shared = `${schema}_secret`;
+  const folders = [mkdtempSync(path.join(tmpdir(), 'redline-ledger-secret-')), mkdtempSync(path.join(tmpdir(), 'redline-ledger-secret-'))];
+  const open = (which: number) => (name === 'SQLite' ? Promise.resolve(new SqliteLedger(path.join(folders[which]!, 'ledger.sqlite'))) : PostgresLedger.open(POSTGRES_URL, `${shared}${which}`));
+  const keyed = { memberId: 'm_1', operationId: 'op', fingerprint: 'fp' };
+  const ledgers = [await open(0), await open(0), await open(1)];
+  try {
+    const key = await ledgers[0]!.idempotencyKeyFor(keyed);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(await ledgers[1]!.idempotencyKeyFor(keyed)).toBe(key);
+    expect(await ledgers[0]!.idempotencyKeyFor({ ...keyed, operationId: 'op2' })).not.toBe(key);
+    expect(await ledgers[2]!.idempotencyKeyFor(keyed)).not.toBe(key);
+    await ledgers[0]!.close();
+    ledgers[0] = await open(0);
+    expect(await ledgers[0]!.idempotencyKeyFor(keyed)).toBe(key);
+  } finally {
+    for (const ledger of ledgers) await ledger.close();
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    if (name !== 'SQLite') for (const which of [0, 1]) await dropSchema(`${shared}${which}`);
+  }
+});
+
 it.each(ledgers)('%s: one operation opened at once on two connections (two instances) is stored once, and both get the stored record', async (name, _open) => {
   const shared = `${schema}_race`;
   const folder2 = mkdtempSync(path.join(tmpdir(), 'redline-ledger-race-'));
@@ -252,7 +323,9 @@ it.each(ledgers)('%s: one operation opened at once on two connections (two insta
   const [a, b] = [await open(), await open()];
   try {
     for (let round = 0; round < 20; round++) {
-      const results = await Promise.all([a, b, a, b].map((ledger) => ledger.openOperation([operation(`race-${round}`)])));
+      // Even rounds: each call proposes a key of its own (as before keys were derived); odd: the same key.
+      const derived = `derived-${round}-0123456789abcdef`;
+      const results = await Promise.all([a, b, a, b].map((ledger) => ledger.openOperation([operation(`race-${round}`, round % 2 ? { idempotencyKey: derived } : {})])));
       const stored = results.map((result) => (result.status === 'over_budget' ? undefined : result.record.idempotencyKey));
       expect(results.filter((result) => result.status === 'inserted')).toHaveLength(1);
       expect(new Set(stored).size).toBe(1);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -62,12 +62,7 @@ async function startBffProcess(port: number): Promise<{ child: ChildProcess; url
 
 it('resumes an operation interrupted by a crash, and charges it once', async () => {
   const control = upstreamControl(double.url);
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   await control.addFaults([{ fault: { kind: 'delay', delayMs: 1500 } }]);
 
   const first = await startBffProcess(port);
@@ -97,3 +92,48 @@ it('resumes an operation interrupted by a crash, and charges it once', async () 
   await new Promise((resolve) => second.child.once('exit', resolve));
   expect(second.output()).toContain('stopped');
 }, 30_000);
+
+it('loses nothing of a charge when a power cut takes the ledger\'s last commits: the repeat sends the same key and the upstream replays it', async () => {
+  // An operation's insert and settlement do not wait for the disk, so a power cut may take
+  // both back. Modelled by putting the ledger's files back as they were before the operation.
+  const control = upstreamControl(double.url);
+  await control.reset();
+  const port = await freePort();
+  const files = ['bff.sqlite', 'bff.sqlite-wal', 'bff.sqlite-shm'].map((name) => path.join(dataDir, name));
+  const saved = mkdtempSync(path.join(tmpdir(), 'redline-power-cut-'));
+  const snapshot = files.map((file) => (existsSync(file) ? (copyFileSync(file, path.join(saved, path.basename(file))), file) : undefined));
+  try {
+    const first = await startBffProcess(port);
+    const operationId = newOperationId();
+    const answered = await request(first.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token);
+    expect(answered.status).toBe(200);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    for (const file of files) rmSync(file, { force: true });
+    for (const file of snapshot) if (file) copyFileSync(path.join(saved, path.basename(file)), file);
+
+    const second = await startBffProcess(port);
+    const repeated = await request(second.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token);
+    expect(repeated.status).toBe(200);
+    expect(repeated.body.result).toEqual(answered.body.result);
+    const received = await control.received();
+    expect(received).toHaveLength(2); // the ledger forgot the operation, so it went upstream again...
+    expect(new Set(received.map((entry: { idempotencyKey: string }) => entry.idempotencyKey)).size).toBe(1); // ...with the same key
+    const account = await control.account('demo');
+    expect(account.providerRuns.detector).toBe(1);
+    expect(account.charged.detector).toBe(countWords(MIXED_TEXT));
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  } finally {
+    rmSync(saved, { recursive: true, force: true });
+  }
+}, 30_000);
+
+async function freePort(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -108,4 +108,42 @@ describe('WriteBatch (group commit for the SQLite ledger)', () => {
     expect(sizes).toEqual([2, 2, 1]);
     expect(committed()).toEqual(['a', 'b', 'c']);
   });
+
+  describe('waiting for the disk', () => {
+    // 2 = FULL (the commit waits for the disk), 1 = NORMAL; read inside each write, so the
+    // setting its commit ran with.
+    const synchronousIn = (id: string) => () => {
+      insert(id, 1)();
+      return db.pragma('synchronous', { simple: true });
+    };
+    beforeEach(() => db.pragma('synchronous = FULL'));
+
+    it('commits a batch of writes that need not wait without waiting, then waits again', async () => {
+      const batch = new WriteBatch(() => db, 'FULL');
+      expect(await Promise.all([batch.run(synchronousIn('a'), { waitForDisk: false }), batch.run(synchronousIn('b'), { waitForDisk: false })])).toEqual([1, 1]);
+      expect(await batch.run(synchronousIn('solo'), { waitForDisk: false })).toBe(1);
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(committed()).toEqual(['a', 'b', 'solo']);
+    });
+
+    it('waits for the whole batch when one of its writes needs it, and by default', async () => {
+      const batch = new WriteBatch(() => db, 'FULL');
+      expect(await Promise.all([batch.run(synchronousIn('a'), { waitForDisk: false }), batch.run(synchronousIn('b'))])).toEqual([2, 2]);
+      expect(await batch.run(synchronousIn('c'))).toBe(2);
+    });
+
+    it('restores the setting when the batch fails', async () => {
+      const batch = new WriteBatch(() => db, 'FULL');
+      const results = await Promise.allSettled([batch.run(synchronousIn('a'), { waitForDisk: false }), batch.run(insert('bad', -1), { waitForDisk: false })]);
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    });
+
+    it('leaves a connection set to NORMAL as it is', async () => {
+      db.pragma('synchronous = NORMAL');
+      const batch = new WriteBatch(() => db, 'NORMAL');
+      expect(await Promise.all([batch.run(synchronousIn('a')), batch.run(synchronousIn('b'), { waitForDisk: false })])).toEqual([1, 1]);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    });
+  });
 });

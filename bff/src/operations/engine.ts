@@ -5,7 +5,6 @@ import {
   PlagiarismResponse,
   countCharacters,
   detectResponseSchema,
-  newIdempotencyKey,
   type DetectResponseLegacy,
   type DetectorVersion,
   type HumanizerModel,
@@ -131,8 +130,9 @@ export interface EngineOptions {
 }
 
 /**
- * Exactly-once operations. Each logical operation gets an upstream Idempotency-Key that is
- * persisted with the exact request bytes before the first attempt; every attempt, retry,
+ * Exactly-once operations. Each logical operation gets an upstream Idempotency-Key, derived
+ * from the operation (storage/idempotency-keys.ts), that is stored with the exact request bytes
+ * before the first attempt; every attempt, retry,
  * resume after a restart and client repeat uses that key and those bytes. A finished
  * operation is answered from the ledger; concurrent repeats share one call.
  */
@@ -251,7 +251,7 @@ export class OperationEngine {
         ...base,
         operationId: input.operationId,
         fingerprint,
-        idempotencyKey: newIdempotencyKey(),
+        idempotencyKey: await ledger.idempotencyKeyFor({ memberId: member.id, operationId: input.operationId, fingerprint }),
         requestBody: body,
         parentOperationId: null,
         partIndex: null,
@@ -260,20 +260,22 @@ export class OperationEngine {
       },
     ];
     if (document) {
-      parts.forEach((part, index) => {
+      for (const [index, part] of parts.entries()) {
         const partBody = upstreamBody({ ...input, text: part.text });
+        const operationId = `${input.operationId}#${index}`;
+        const fingerprint = fingerprintOf(input.product, partBody);
         operations.push({
           ...base,
-          operationId: `${input.operationId}#${index}`,
-          fingerprint: fingerprintOf(input.product, partBody),
-          idempotencyKey: newIdempotencyKey(),
+          operationId,
+          fingerprint,
+          idempotencyKey: await ledger.idempotencyKeyFor({ memberId: member.id, operationId, fingerprint }),
           requestBody: partBody,
           parentOperationId: input.operationId,
           partIndex: index,
           parts: 1,
           wordsReserved: 0,
         });
-      });
+      }
     }
     const opened = await ledger.openOperation(operations);
     this.#checkReservation(input, opened);

@@ -1,5 +1,6 @@
 import type { BffError, Product, ResultSource } from '@redline/shared';
 import type { ConsoleStore } from './console-store.ts';
+import type { KeyedOperation } from './idempotency-keys.ts';
 import type { OAuthStore } from './oauth-store.ts';
 
 /**
@@ -48,7 +49,7 @@ export interface OperationRecord {
   product: Product;
   /** sha256 of product, version or model, and text: detects an id reused for other work. */
   fingerprint: string;
-  /** The upstream Idempotency-Key, assigned once before the first attempt. */
+  /** The upstream Idempotency-Key, stored before the first attempt (derived from the operation; random before that rule). */
   idempotencyKey: string;
   /** The exact request bytes sent upstream (for a large document: the client's request). Dropped when the operation settles. */
   requestBody: string | null;
@@ -132,6 +133,12 @@ export interface Ledger {
   countActiveMembers(): Promise<number>;
 
   findOperation(memberId: string, operationId: string): Promise<OperationRecord | undefined>;
+  /**
+   * The upstream Idempotency-Key of a new operation, derived from it under this ledger's
+   * secret (./idempotency-keys.ts): the same operation gets the same key every time, on every
+   * instance, even after the ledger lost it.
+   */
+  idempotencyKeyFor(operation: KeyedOperation): Promise<string>;
   /**
    * Finds or inserts an operation: inserts the first operation with the rest (a document's
    * parts) in one transaction, reserving the first one's words against the member's budget,

@@ -5,6 +5,7 @@ import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
 import type { OAuthStore } from './oauth-store.ts';
+import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { pgDriver } from './pg-driver.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 import { eachOnItsOwn, inGroups, perTurn, type Settled } from './turn-batch.ts';
@@ -105,14 +106,28 @@ const MIGRATIONS = [
   // its account), and per-member rate limits set in the console (NULL: BFF_MEMBER_RATE_LIMIT).
   `ALTER TABLE operations ADD COLUMN upstream_key_id TEXT;
    ALTER TABLE members ADD COLUMN rate_limit INTEGER CHECK (rate_limit > 0);`,
+  // The secret the upstream Idempotency-Keys are derived under (idempotency-keys.ts), made once
+  // (gen_random_uuid draws on the server's strong random source).
+  `CREATE TABLE ledger_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   INSERT INTO ledger_secrets (name, value) VALUES ('idempotency_keys', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));`,
 ];
+
+/**
+ * A FROM item that turns `synchronous_commit` off for the statement's own transaction (set
+ * inside the statement, so that it stays one round trip): its commit then does not wait for the
+ * WAL to reach the disk. For an operation's insert and its settlement only: lost in a crash of
+ * the server, the insert is made again by the operation's repeat and the settlement by its
+ * resume, both under the same derived key (idempotency-keys.ts), which the upstream replays
+ * without a second charge.
+ */
+const WITHOUT_WAITING_FOR_DISK = `(SELECT set_config('synchronous_commit', 'off', true)) AS without_waiting_for_disk`;
 
 /**
  * Finds or inserts an operation in one statement (named: prepared once per connection). The
  * usage trigger reserves a top-level operation's words inside it. A conflict returns the row
- * stored before, as this statement's snapshot sees it.
+ * stored before, as this statement's snapshot sees it; `inserted_now` tells the two apart.
  */
-const OPEN_OPERATION = {
+export const OPEN_OPERATION = {
   name: 'redline_open_operation',
   text: `WITH inserted AS (
            INSERT INTO operations (member_id, operation_id, product, fingerprint, idempotency_key, request_body,
@@ -121,9 +136,9 @@ const OPEN_OPERATION = {
            ON CONFLICT (member_id, operation_id) DO NOTHING
            RETURNING *
          )
-         SELECT * FROM inserted
+         SELECT inserted.*, true AS inserted_now FROM inserted, ${WITHOUT_WAITING_FOR_DISK}
          UNION ALL
-         SELECT * FROM operations WHERE member_id = $1 AND operation_id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`,
+         SELECT *, false FROM operations WHERE member_id = $1 AND operation_id = $2 AND NOT EXISTS (SELECT 1 FROM inserted)`,
 };
 
 /**
@@ -131,7 +146,7 @@ const OPEN_OPERATION = {
  * Rows come back for the operations inserted and for those stored before; an operation another
  * transaction inserted meanwhile has none (read again, as in OPEN_OPERATION).
  */
-const OPEN_OPERATIONS = {
+export const OPEN_OPERATIONS = {
   name: 'redline_open_operations',
   text: `WITH v AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::integer[],
@@ -147,21 +162,22 @@ const OPEN_OPERATIONS = {
            ON CONFLICT (member_id, operation_id) DO NOTHING
            RETURNING *
          )
-         SELECT * FROM inserted
+         SELECT inserted.*, true AS inserted_now FROM inserted, ${WITHOUT_WAITING_FOR_DISK}
          UNION ALL
-         SELECT o.* FROM operations o JOIN (SELECT DISTINCT member_id, operation_id FROM v) k
+         SELECT o.*, false FROM operations o JOIN (SELECT DISTINCT member_id, operation_id FROM v) k
            ON o.member_id = k.member_id AND o.operation_id = k.operation_id
          WHERE NOT EXISTS (SELECT 1 FROM inserted i WHERE i.member_id = o.member_id AND i.operation_id = o.operation_id)`,
 };
 
-/** Completes operations: those of one turn together (perTurn), or one. */
-const COMPLETE_OPERATIONS = {
+/** Completes operations: those of one turn together (perTurn), or one; without waiting for the disk. */
+export const COMPLETE_OPERATIONS = {
   name: 'redline_complete_operations',
   text: `UPDATE operations o SET state = 'completed', result = v.result::jsonb, source = v.source, error = NULL,
            words_charged = v.words_charged, request_body = NULL, accepted_key = v.accepted_key,
            accepted_key_source = v.accepted_key_source, updated_at = clock_timestamp()
          FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
-           AS v (result, source, words_charged, accepted_key, accepted_key_source, member_id, operation_id)
+           AS v (result, source, words_charged, accepted_key, accepted_key_source, member_id, operation_id),
+           ${WITHOUT_WAITING_FOR_DISK}
          WHERE o.member_id = v.member_id AND o.operation_id = v.operation_id AND o.state != 'completed'`,
 };
 
@@ -205,6 +221,9 @@ export interface PostgresLedgerOptions {
 type CompleteCall = { operation: OperationKey; completion: Completion };
 
 export class PostgresLedger implements Ledger {
+  /** The secret this ledger's idempotency keys are derived under, read once at open. */
+  #keySecret = Buffer.alloc(0);
+
   private constructor(private readonly pool: pg.Pool) {}
 
   /** The single operations opened in one turn, a statement per member and product. */
@@ -226,11 +245,14 @@ export class PostgresLedger implements Ledger {
       throw error;
     }
     const byOperation = (operation: NewOperation) => (row: OperationRow) => row.member_id === operation.memberId && row.operation_id === operation.operationId;
-    // The same operation twice in one turn: the row with its own key is the one it inserted.
-    return operations.map((operation) => ({
-      ok: true,
-      value: rows.find((row) => byOperation(operation)(row) && row.idempotency_key === operation.idempotencyKey) ?? rows.find(byOperation(operation)),
-    }));
+    // The same operation twice in one turn: the first one inserted it, the other finds it stored.
+    const claimed = new Set<OperationRow>();
+    return operations.map((operation) => {
+      const row = rows.find(byOperation(operation));
+      if (row?.inserted_now && claimed.has(row)) return { ok: true, value: { ...row, inserted_now: false } };
+      if (row) claimed.add(row);
+      return { ok: true, value: row };
+    });
   }
 
   /** The completions of one turn, a statement per member and product. */
@@ -283,6 +305,7 @@ export class PostgresLedger implements Ledger {
     const ledger = new PostgresLedger(pool);
     try {
       await ledger.#migrate(schema);
+      ledger.#keySecret = Buffer.from((await pool.query<{ value: string }>(KEY_SECRET_QUERY)).rows[0]!.value, 'hex');
     } catch (error) {
       await pool.end().catch(() => {});
       throw error;
@@ -368,6 +391,10 @@ export class PostgresLedger implements Ledger {
     return rows[0] && toOperation(rows[0]);
   }
 
+  async idempotencyKeyFor(operation: KeyedOperation): Promise<string> {
+    return deriveIdempotencyKey(this.#keySecret, operation);
+  }
+
   async openOperation(operations: NewOperation[]): Promise<OpenResult> {
     const [first] = operations;
     const single = operations.length === 1;
@@ -375,7 +402,7 @@ export class PostgresLedger implements Ledger {
       if (single) return await this.#opened(first!, await this.#openSingle(first!));
       return await this.#transaction(async (client) => {
         const { rows } = await client.query<OperationRow>({ ...OPEN_OPERATION, values: [...newOperationValues(first!), 0] });
-        if (rows[0]?.idempotency_key === first!.idempotencyKey) {
+        if (rows[0]?.inserted_now) {
           for (const part of operations.slice(1)) await client.query({ ...OPEN_OPERATION, values: [...newOperationValues(part), 0] });
         }
         return this.#opened(first!, rows[0]);
@@ -387,12 +414,12 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * Our insert returns the row with the key we proposed; a row with another key was stored
-   * before. No row: another transaction inserted it after this statement's snapshot was taken
-   * (ON CONFLICT waited for it), so it is read again, now committed.
+   * Our insert returns its row marked `inserted_now`; a row without the mark was stored before.
+   * No row: another transaction inserted it after this statement's snapshot was taken (ON
+   * CONFLICT waited for it), so it is read again, now committed.
    */
   async #opened(operation: NewOperation, row: OperationRow | undefined): Promise<OpenResult> {
-    if (row?.idempotency_key === operation.idempotencyKey) return { status: 'inserted', record: toOperation(row) };
+    if (row?.inserted_now) return { status: 'inserted', record: toOperation(row) };
     const record = row ? toOperation(row) : await this.findOperation(operation.memberId, operation.operationId);
     return { status: 'exists', record: record! };
   }

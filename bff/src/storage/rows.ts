@@ -38,6 +38,8 @@ export interface OperationRow {
   accepted_key_source: string | null;
   expired_at: string | Date | null;
   upstream_key_id?: string | null;
+  /** PostgreSQL's open statements: true for the row this statement inserted, false for one stored before. */
+  inserted_now?: boolean;
 }
 
 const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;

@@ -22,19 +22,42 @@ const ENDS_TRANSACTION = /^SQLITE_(FULL|IOERR|BUSY|NOMEM|CORRUPT|NOTADB|CANTOPEN
  * as before, one turn later.
  */
 export class WriteBatch {
-  readonly #commitPerTurn = perTurn<() => unknown, unknown>((writes) => inGroups(writes, () => '', MAX_BATCH, async (batch) => this.#commit(batch)));
+  readonly #commitPerTurn = perTurn<Write, unknown>((writes) => inGroups(writes, () => '', MAX_BATCH, async (batch) => this.#commitBatch(batch)));
 
-  constructor(private readonly db: () => Database.Database) {}
+  /** `synchronous`: the connection's setting, which a batch of writes that need not wait for the disk lowers for its commit. */
+  constructor(
+    private readonly db: () => Database.Database,
+    private readonly synchronous: 'FULL' | 'NORMAL' = 'FULL',
+  ) {}
 
-  run<T>(write: () => T): Promise<T> {
-    return this.#commitPerTurn(write) as Promise<T>;
+  /**
+   * `waitForDisk: false` for a write whose loss in a power cut is repaired by doing it again
+   * (an operation's settlement: the operation is then still pending with its stored key, and its
+   * resume or repeat gets the upstream's stored response, charged once). Its commit then skips
+   * the wait for the disk, unless a write of the same batch needs it.
+   */
+  run<T>(write: () => T, { waitForDisk = true }: { waitForDisk?: boolean } = {}): Promise<T> {
+    return this.#commitPerTurn({ write, waitForDisk }) as Promise<T>;
   }
 
-  #commit(batch: (() => unknown)[]): Settled<unknown>[] {
+  #commitBatch(batch: Write[]): Settled<unknown>[] {
     const db = this.db();
     // All transactions here are synchronous, so none can be open between turns; if one were,
     // these writes would only join it and resolve before anything was committed.
     if (db.inTransaction) throw new Error('A ledger transaction was left open; the batch was not written.');
+    const writes = batch.map(({ write }) => write);
+    if (this.synchronous === 'NORMAL' || batch.some(({ waitForDisk }) => waitForDisk)) return this.#commit(db, writes);
+    // SQLite refuses to change this setting inside a transaction, so it is set around it. In WAL
+    // mode a later FULL commit syncs the log with these frames in it, so they become durable then.
+    db.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return this.#commit(db, writes);
+    } finally {
+      db.exec('PRAGMA synchronous = FULL');
+    }
+  }
+
+  #commit(db: Database.Database, batch: (() => unknown)[]): Settled<unknown>[] {
     if (batch.length === 1) return batch.map(settle);
     const outcomes: Settled<unknown>[] = [];
     try {
@@ -54,6 +77,11 @@ export class WriteBatch {
     }
     return outcomes;
   }
+}
+
+interface Write {
+  write: () => unknown;
+  waitForDisk: boolean;
 }
 
 function settle(write: () => unknown): Settled<unknown> {

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
+import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type PermissionLog } from './private-files.ts';
 import { SqliteConsoleStore } from './console-sqlite.ts';
 import type { ConsoleStore } from './console-store.ts';
@@ -90,6 +91,9 @@ const MIGRATIONS = [
   // its account), and per-member rate limits set in the console (NULL: BFF_MEMBER_RATE_LIMIT).
   `ALTER TABLE operations ADD COLUMN upstream_key_id TEXT;
    ALTER TABLE members ADD COLUMN rate_limit INTEGER CHECK (rate_limit > 0);`,
+  // The secret the upstream Idempotency-Keys are derived under (idempotency-keys.ts), made once.
+  `CREATE TABLE ledger_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+   INSERT INTO ledger_secrets (name, value) VALUES ('idempotency_keys', lower(hex(randomblob(32))));`,
 ];
 
 function migrate(db: Database.Database): void {
@@ -111,10 +115,10 @@ export interface SqliteLedgerOptions {
   /** How long a write waits for another process's lock before failing with SQLITE_BUSY. */
   busyTimeoutMs?: number;
   /**
-   * FULL (the default): each commit reaches the disk before the step returns, so after a power
-   * cut an operation whose call went upstream is still stored with its key (a repeat would
-   * otherwise be stored under a new key and charged twice). NORMAL: the last commits before a
-   * power cut may be lost (a crash of the process loses nothing either way).
+   * FULL (the default): each commit reaches the disk before the step returns. NORMAL: the last
+   * commits before a power cut may be lost (a crash of the process loses nothing either way).
+   * A single operation's insert and its settlement never wait (see WriteBatch): their loss is
+   * repaired by the repeat or the resume, under the same derived key.
    */
   synchronous?: 'FULL' | 'NORMAL';
 }
@@ -127,8 +131,9 @@ export class SqliteLedger implements Ledger {
   readonly #busyTimeoutMs: number;
   readonly #synchronous: 'FULL' | 'NORMAL';
   #connection: Database.Database | undefined;
+  #keySecret: Buffer | undefined;
   #closed = false;
-  readonly #batch = new WriteBatch(() => this.#db);
+  readonly #batch: WriteBatch;
 
   /**
    * Opens the file and brings its schema up to date. A file that cannot be opened or written
@@ -140,6 +145,7 @@ export class SqliteLedger implements Ledger {
     this.#log = options.onPermissionsNarrowed;
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.#synchronous = options.synchronous ?? 'FULL';
+    this.#batch = new WriteBatch(() => this.#db, this.#synchronous);
     if (file !== ':memory:') {
       // SQLite gives the -wal and -shm files the database file's mode, so a 0600 database keeps them private.
       ensurePrivateDir(path.dirname(file), this.#log);
@@ -167,6 +173,7 @@ export class SqliteLedger implements Ledger {
       db.pragma(`synchronous = ${this.#synchronous}`);
       db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
       migrate(db);
+      this.#keySecret = Buffer.from((db.prepare(KEY_SECRET_QUERY).get() as { value: string }).value, 'hex');
     } catch (error) {
       db.close();
       throw error;
@@ -232,6 +239,11 @@ export class SqliteLedger implements Ledger {
     return row && toOperation(row);
   }
 
+  async idempotencyKeyFor(operation: KeyedOperation): Promise<string> {
+    if (!this.#keySecret) void this.#db; // connects, or throws why it cannot
+    return deriveIdempotencyKey(this.#keySecret!, operation);
+  }
+
   async openOperation(operations: NewOperation[]): Promise<OpenResult> {
     const [first] = operations;
     const now = new Date().toISOString();
@@ -246,13 +258,14 @@ export class SqliteLedger implements Ledger {
     const single = operations.length === 1;
     try {
       // One statement for a single operation (committed with the others of this turn, see
-      // WriteBatch). A document's parts join it in one IMMEDIATE transaction: the write lock is
+      // WriteBatch), without waiting for the disk: lost in a power cut, the operation is
+      // stored again by its repeat under the same derived key, which the upstream replays. A document's parts join it in one IMMEDIATE transaction: the write lock is
       // taken before anything is read, so a second process waits (busy_timeout) instead of
       // failing on a stale read snapshot.
       // all(), not get(): the statement runs to its end, where an autocommit's failure (a full
       // disk) is reported; get() stops at the first returned row and the failed commit goes unseen.
       const [row] = single
-        ? await this.#batch.run(() => insert().all(...newOperationValues(first!), 1, now, now) as OperationRow[])
+        ? await this.#batch.run(() => insert().all(...newOperationValues(first!), 1, now, now) as OperationRow[], { waitForDisk: false })
         : this.#db.transaction((): OperationRow[] => {
             const parent = insert().all(...newOperationValues(first!), 0, now, now) as OperationRow[];
             if (parent.length > 0) for (const part of operations.slice(1)) insert().all(...newOperationValues(part), 0, now, now);
@@ -309,6 +322,9 @@ export class SqliteLedger implements Ledger {
            request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?
          WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
       ).run(result, completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, now, memberId, operationId),
+      // Lost in a power cut, the operation is pending again with its key: its resume gets the
+      // upstream's stored response without a second charge.
+      { waitForDisk: false },
     );
   }
 
