@@ -132,7 +132,7 @@ describe('WriteBatch (group commit for the SQLite ledger)', () => {
       expect(await batch.run(synchronousIn('c'))).toBe(2);
     });
 
-    it('restores the setting when the batch fails', async () => {
+    it('restores the setting after a batch in which a write failed', async () => {
       const batch = new WriteBatch(() => db, 'FULL');
       const results = await Promise.allSettled([batch.run(synchronousIn('a'), { waitForDisk: false }), batch.run(insert('bad', -1), { waitForDisk: false })]);
       expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);

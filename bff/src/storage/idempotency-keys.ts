@@ -23,6 +23,6 @@ export function deriveIdempotencyKey(secret: Buffer, { memberId, operationId, fi
 
 /**
  * Where a ledger keeps that secret: made by the ledger's migration, once, in the database
- * (256 random bits as hex), so every instance on the ledger derives the same keys.
+ * (at least 244 random bits, as hex), so every instance on the ledger derives the same keys.
  */
 export const KEY_SECRET_QUERY = "SELECT value FROM ledger_secrets WHERE name = 'idempotency_keys'";

@@ -107,9 +107,13 @@ const MIGRATIONS = [
   `ALTER TABLE operations ADD COLUMN upstream_key_id TEXT;
    ALTER TABLE members ADD COLUMN rate_limit INTEGER CHECK (rate_limit > 0);`,
   // The secret the upstream Idempotency-Keys are derived under (idempotency-keys.ts), made once
-  // (gen_random_uuid draws on the server's strong random source).
+  // (gen_random_uuid draws on the server's strong random source). A derived key is unique because
+  // the operation is, so its own unique constraint goes: two instances inserting the same
+  // operation at once propose the same key, and the later insert would fail on that constraint
+  // (ON CONFLICT only covers the primary key) instead of finding the operation stored.
   `CREATE TABLE ledger_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
-   INSERT INTO ledger_secrets (name, value) VALUES ('idempotency_keys', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));`,
+   INSERT INTO ledger_secrets (name, value) VALUES ('idempotency_keys', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
+   ALTER TABLE operations DROP CONSTRAINT IF EXISTS operations_idempotency_key_key;`,
 ];
 
 /**
@@ -327,6 +331,8 @@ export class PostgresLedger implements Ledger {
       if (rows.length === 0) await client.query('INSERT INTO redline_schema (version) VALUES (0)');
       for (; version < MIGRATIONS.length; version++) {
         await client.query('BEGIN');
+        // Whatever the server's default: a migration (the key secret above all) must not be lost.
+        await client.query('SET LOCAL synchronous_commit = on');
         await client.query(MIGRATIONS[version]!);
         await client.query('UPDATE redline_schema SET version = $1', [version + 1]);
         await client.query('COMMIT');

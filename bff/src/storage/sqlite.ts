@@ -170,9 +170,11 @@ export class SqliteLedger implements Ledger {
       db.pragma('journal_mode = WAL');
       // Deleted texts are overwritten with zeros, not left in free pages and cells.
       db.pragma('secure_delete = ON');
-      db.pragma(`synchronous = ${this.#synchronous}`);
       db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
+      // Whatever the setting: a migration (the key secret above all) must not be lost.
+      db.pragma('synchronous = FULL');
       migrate(db);
+      db.pragma(`synchronous = ${this.#synchronous}`);
       this.#keySecret = Buffer.from((db.prepare(KEY_SECRET_QUERY).get() as { value: string }).value, 'hex');
     } catch (error) {
       db.close();
