@@ -16,6 +16,7 @@ await build({
     // Named as offline-forwarder.ts starts them, next to the bundle.
     'analysis-worker': here('src/offline/analyse.ts'),
     'source-index-worker': here('src/offline/source-index-thread.ts'),
+    'sqlite-checkpoint-worker': here('src/storage/sqlite-checkpoint-worker.mjs'),
   },
   outdir: here('dist/server'),
   outExtension: { '.js': '.mjs' },

@@ -31,6 +31,7 @@ const Env = z.object({
   BFF_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'BFF_DATABASE_URL must be a postgres:// URL').optional(),
   BFF_DATABASE_POOL_SIZE: positiveInt(10),
   BFF_SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL'], { error: 'BFF_SQLITE_SYNCHRONOUS must be FULL or NORMAL' }).default('FULL'),
+  BFF_SQLITE_CHECKPOINTS: z.enum(['thread', 'commit'], { error: 'BFF_SQLITE_CHECKPOINTS must be thread or commit' }).default('thread'),
   BFF_DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'BFF_DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _)').default('public'),
   BFF_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'BFF_REDIS_URL must be a redis:// or rediss:// URL').optional(),
   BFF_MAX_DOCUMENT_CHARACTERS: positiveInt(1_000_000),
@@ -90,6 +91,8 @@ export interface BffConfig {
   databaseFile: string;
   /** SQLite's `synchronous`: FULL puts each commit on disk before the step returns; NORMAL may lose the last commits in a power cut. */
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** Where SQLite's WAL checkpoints run: a thread of their own, or inside the commit that fills the log (SQLite's default). */
+  sqliteCheckpoints: 'thread' | 'commit';
   /** PostgreSQL instead of the SQLite file, for several instances. */
   databaseUrl?: string;
   /** The PostgreSQL schema holding the ledger's tables. */
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     dataDir: e.BFF_DATA_DIR,
     databaseFile: path.join(e.BFF_DATA_DIR, 'bff.sqlite'),
     sqliteSynchronous: e.BFF_SQLITE_SYNCHRONOUS,
+    sqliteCheckpoints: e.BFF_SQLITE_CHECKPOINTS,
     databaseUrl: e.BFF_DATABASE_URL,
     databaseSchema: e.BFF_DATABASE_SCHEMA,
     databasePoolSize: e.BFF_DATABASE_POOL_SIZE,

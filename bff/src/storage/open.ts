@@ -14,13 +14,15 @@ export interface OpenOptions {
 
 /** The configured ledger: PostgreSQL when BFF_DATABASE_URL is set, else the embedded SQLite file. */
 export async function openLedger(
-  config: Pick<BffConfig, 'databaseUrl' | 'databaseSchema' | 'databaseFile'> & Partial<Pick<BffConfig, 'databasePoolSize' | 'sqliteSynchronous'>>,
+  config: Pick<BffConfig, 'databaseUrl' | 'databaseSchema' | 'databaseFile'> & Partial<Pick<BffConfig, 'databasePoolSize' | 'sqliteSynchronous' | 'sqliteCheckpoints'>>,
   options: OpenOptions = {},
 ): Promise<Ledger> {
   const { logger } = options;
   if (!config.databaseUrl) {
     return new SqliteLedger(config.databaseFile, {
       synchronous: config.sqliteSynchronous,
+      checkpointInThread: config.sqliteCheckpoints === 'thread',
+      onCheckpointerStopped: (reason) => logger?.warn({ reason }, 'the SQLite checkpoint thread stopped; checkpoints run inside commits again'),
       onPermissionsNarrowed: logger && ((fields, message) => logger.warn(fields, message)),
     });
   }

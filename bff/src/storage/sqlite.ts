@@ -10,6 +10,7 @@ import { SqliteConsoleStore } from './console-sqlite.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { SqliteOAuthStore } from './oauth-sqlite.ts';
 import { WriteBatch } from './sqlite-batch.ts';
+import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
@@ -107,6 +108,8 @@ function migrate(db: Database.Database): void {
 }
 
 const BUDGET_EXCEEDED = 'member_budget_exceeded';
+/** SQLite's own `wal_autocheckpoint`, for when the checkpoint thread is not running. */
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 const isBudgetRefusal = (error: unknown) => error instanceof Database.SqliteError && error.message === BUDGET_EXCEEDED;
 
 export interface SqliteLedgerOptions {
@@ -121,6 +124,10 @@ export interface SqliteLedgerOptions {
    * repaired by the repeat or the resume, under the same derived key.
    */
   synchronous?: 'FULL' | 'NORMAL';
+  /** Checkpoints on a thread of their own instead of inside a commit (./sqlite-checkpointer.ts); the BFF's ledger does. */
+  checkpointInThread?: boolean;
+  /** Told when that thread stopped on its own (the ledger checkpoints inside commits again). */
+  onCheckpointerStopped?: (reason: string) => void;
 }
 
 /** The embedded ledger: one SQLite file in WAL mode, each step committed before it returns. */
@@ -132,6 +139,7 @@ export class SqliteLedger implements Ledger {
   readonly #synchronous: 'FULL' | 'NORMAL';
   #connection: Database.Database | undefined;
   #keySecret: Buffer | undefined;
+  #checkpointer: SqliteCheckpointer | undefined;
   #closed = false;
   readonly #batch: WriteBatch;
 
@@ -157,6 +165,15 @@ export class SqliteLedger implements Ledger {
     } catch (error) {
       if (!classifyLedgerError(error)) throw error;
     }
+    if (options.checkpointInThread && file !== ':memory:') {
+      this.#checkpointer = new SqliteCheckpointer(file, {
+        onStopped: (reason) => {
+          this.#connection?.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+          options.onCheckpointerStopped?.(reason);
+        },
+      });
+      this.#connection?.pragma('wal_autocheckpoint = 0');
+    }
   }
 
   get #db(): Database.Database {
@@ -175,6 +192,7 @@ export class SqliteLedger implements Ledger {
       db.pragma('synchronous = FULL');
       migrate(db);
       db.pragma(`synchronous = ${this.#synchronous}`);
+      if (this.#checkpointer?.running) db.pragma('wal_autocheckpoint = 0');
       this.#keySecret = Buffer.from((db.prepare(KEY_SECRET_QUERY).get() as { value: string }).value, 'hex');
     } catch (error) {
       db.close();
@@ -409,6 +427,7 @@ export class SqliteLedger implements Ledger {
 
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#checkpointer?.stop();
     this.#connection?.close();
     this.#connection = undefined;
   }

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteCheckpointer } from '../../bff/src/storage/sqlite-checkpointer.ts';
+import { SqliteLedger } from '../../bff/src/storage/sqlite.ts';
+
+let dir: string;
+let file: string;
+let db: Database.Database;
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'redline-checkpoint-'));
+  file = path.join(dir, 'ledger.sqlite');
+  db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('wal_autocheckpoint = 0'); // as the ledger's connection while the thread runs
+  db.pragma('busy_timeout = 5000');
+  db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const size = (name: string) => statSync(name).size;
+const until = async (condition: () => boolean, timeoutMs = 5000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return condition();
+};
+
+/** Writes for `ms` in small commits, letting the event loop run between chunks; the log's largest size. */
+async function writeFor(ms: number): Promise<number> {
+  const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
+  const body = 'x'.repeat(2000);
+  let largest = 0;
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    for (let i = 0; i < 20; i++) insert.run(body);
+    largest = Math.max(largest, size(`${file}-wal`));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return largest;
+}
+
+describe('SqliteCheckpointer (the ledger\'s checkpoints on a thread of their own)', () => {
+  it('copies the log into the database file while the writer never checkpoints', async () => {
+    await writeFor(100);
+    const before = size(file);
+    const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, onStopped: () => {} });
+    try {
+      expect(await until(() => checkpointer.checkpoints > 0)).toBe(true);
+      expect(size(file)).toBeGreaterThan(before + 100_000);
+      expect(checkpointer.running).toBe(true);
+    } finally {
+      await checkpointer.stop();
+    }
+  });
+
+  it('keeps the log bounded under steady writing, where the writer alone lets it grow', async () => {
+    const unbounded = await writeFor(600);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, restartAboveBytes: 256 * 1024, onStopped: () => {} });
+    try {
+      const bounded = await writeFor(600);
+      expect(checkpointer.checkpoints).toBeGreaterThan(0);
+      expect(unbounded).toBeGreaterThan(4 * 1024 * 1024);
+      expect(bounded).toBeLessThan(unbounded / 2);
+    } finally {
+      await checkpointer.stop();
+    }
+  });
+
+  it('says so when its thread cannot work, so that the ledger checkpoints itself again', async () => {
+    let reason: string | undefined;
+    const checkpointer = new SqliteCheckpointer(path.join(dir, 'missing', 'ledger.sqlite'), { intervalMs: 20, onStopped: (why) => (reason = why) });
+    expect(await until(() => reason !== undefined)).toBe(true);
+    expect(reason).toMatch(/unable to open|directory does not exist|cannot open/i);
+    expect(checkpointer.running).toBe(false);
+    await checkpointer.stop();
+  });
+
+  it('runs beside a ledger that asks for it and stops with it, the ledger\'s data intact', async () => {
+    const ledgerFile = path.join(dir, 'bff.sqlite');
+    const ledger = new SqliteLedger(ledgerFile, { checkpointInThread: true });
+    await ledger.addMember({ id: 'm_1', name: 'ada', tokenHash: 'h', tokenPrefix: 'p', budgets: {} });
+    await ledger.close();
+    const reopened = new SqliteLedger(ledgerFile);
+    expect((await reopened.listMembers()).map((member) => member.name)).toEqual(['ada']);
+    await reopened.close();
+  });
+});
