@@ -31,7 +31,7 @@ const Env = z.object({
   BFF_DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'BFF_DATABASE_URL must be a postgres:// URL').optional(),
   BFF_DATABASE_POOL_SIZE: positiveInt(10),
   BFF_SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL'], { error: 'BFF_SQLITE_SYNCHRONOUS must be FULL or NORMAL' }).default('FULL'),
-  BFF_SQLITE_CHECKPOINTS: z.enum(['thread', 'commit'], { error: 'BFF_SQLITE_CHECKPOINTS must be thread or commit' }).default('thread'),
+  BFF_SQLITE_CHECKPOINTS: z.enum(['thread', 'commit'], { error: 'BFF_SQLITE_CHECKPOINTS must be thread or commit' }).default('commit'),
   BFF_DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'BFF_DATABASE_SCHEMA must be a lower-case SQL name (letters, digits, _)').default('public'),
   BFF_REDIS_URL: z.string().regex(/^rediss?:\/\//, 'BFF_REDIS_URL must be a redis:// or rediss:// URL').optional(),
   BFF_MAX_DOCUMENT_CHARACTERS: positiveInt(1_000_000),

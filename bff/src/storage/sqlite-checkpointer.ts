@@ -31,11 +31,12 @@ export class SqliteCheckpointer {
       if (message.failed !== undefined) stopped(`a checkpoint failed: ${message.failed}`);
       else this.#checkpoints++;
     });
-    this.#worker.on('error', (error) => stopped(error.message));
+    // An error thrown by SQLite in the thread arrives as a plain object with its code.
+    this.#worker.on('error', (error: Partial<Error> & { code?: string }) => stopped(error.message ?? error.code ?? String(error)));
     this.#worker.on('exit', (code) => stopped(`the checkpoint thread exited (${code})`));
   }
 
-  /** Checkpoints that copied frames so far (for tests). */
+  /** Ticks whose checkpoint had copied more of the log than the one before (for tests). */
   get checkpoints(): number {
     return this.#checkpoints;
   }
