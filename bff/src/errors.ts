@@ -64,10 +64,10 @@ export const upstreamErrors = {
 /** How long clients wait before repeating while the ledger is unavailable. */
 export const LEDGER_RETRY_AFTER_SECONDS = 5;
 
-/** The BFF's database cannot be used: nothing is forwarded without its ledger record. */
 /** An endpoint that does not exist, said the same way inside and outside the API. */
 export const notFound = () => HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.');
 
+/** The BFF's database cannot be used: nothing is forwarded without its ledger record. */
 export const ledgerUnavailable = () =>
   HttpError.of(
     503,

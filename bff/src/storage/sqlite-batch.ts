@@ -32,9 +32,9 @@ export class WriteBatch {
 
   /**
    * `waitForDisk: false` for a write whose loss in a power cut is repaired by doing it again
-   * (an operation's settlement: the operation is then still pending with its stored key, and its
-   * resume or repeat gets the upstream's stored response, charged once). Its commit then skips
-   * the wait for the disk, unless a write of the same batch needs it.
+   * (an operation's insert or settlement: its repeat or resume goes upstream again under the same
+   * derived key and gets the stored response, charged once). Its commit then skips the wait for
+   * the disk, unless a write of the same batch needs it.
    */
   run<T>(write: () => T, { waitForDisk = true }: { waitForDisk?: boolean } = {}): Promise<T> {
     return this.#commitPerTurn({ write, waitForDisk }) as Promise<T>;

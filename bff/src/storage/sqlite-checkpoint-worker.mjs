@@ -12,7 +12,7 @@ db.pragma('cache_size = 16');
 db.pragma('busy_timeout = 0');
 const frameBytes = db.pragma('page_size', { simple: true }) + 24;
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-// Waits for the writer and makes the next one start the log from its beginning.
+// Takes the writer's lock (or gives up at once) and makes the next writer start the log from its beginning.
 const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
 
 let lastCheckpointed = 0;

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
  * Runs the SQLite ledger's WAL checkpoints on a thread of its own. SQLite checkpoints inside the
  * commit that crosses `wal_autocheckpoint` (1,000 pages): it copies the log into the database
  * file and waits for the disk twice, 7–10 ms on the event loop's thread every ~90 operations
- * (measured), which was the BFF's p99. The ledger's connection turns that off while this runs;
+ * (measured: the ledger's p99 when timed alone). The ledger's connection turns that off while this runs;
  * a passive checkpoint every `intervalMs` copies the log without holding the writer, and past
  * `restartAboveBytes` of log a restarting one bounds it. The thread is small (its heap capped).
  */

@@ -124,7 +124,7 @@ export interface SqliteLedgerOptions {
    * repaired by the repeat or the resume, under the same derived key.
    */
   synchronous?: 'FULL' | 'NORMAL';
-  /** Checkpoints on a thread of their own instead of inside a commit (./sqlite-checkpointer.ts); the BFF's ledger does. */
+  /** Checkpoints on a thread of their own instead of inside a commit (./sqlite-checkpointer.ts; BFF_SQLITE_CHECKPOINTS=thread). */
   checkpointInThread?: boolean;
   /** Told when that thread stopped on its own (the ledger checkpoints inside commits again). */
   onCheckpointerStopped?: (reason: string) => void;
@@ -278,10 +278,10 @@ export class SqliteLedger implements Ledger {
     const single = operations.length === 1;
     try {
       // One statement for a single operation (committed with the others of this turn, see
-      // WriteBatch), without waiting for the disk: lost in a power cut, the operation is
-      // stored again by its repeat under the same derived key, which the upstream replays. A document's parts join it in one IMMEDIATE transaction: the write lock is
-      // taken before anything is read, so a second process waits (busy_timeout) instead of
-      // failing on a stale read snapshot.
+      // WriteBatch), without waiting for the disk: lost in a power cut, the operation is stored
+      // again by its repeat under the same derived key, which the upstream replays. A document's
+      // parts join it in one IMMEDIATE transaction: the write lock is taken before anything is
+      // read, so a second process waits (busy_timeout) instead of failing on a stale read snapshot.
       // all(), not get(): the statement runs to its end, where an autocommit's failure (a full
       // disk) is reported; get() stops at the first returned row and the failed commit goes unseen.
       const [row] = single
