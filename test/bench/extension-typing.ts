@@ -82,6 +82,9 @@ async function placeCaret(page: Page, kind: Kind): Promise<void> {
       const node = paragraph.firstChild as Text;
       doc.focus();
       getSelection()!.collapse(node, node.data.indexOf('. ') + 1);
+      // Focusing the editor scrolled its top into view: bring the caret's paragraph back, so the
+      // check, the control's highlights and the typing all see the same part of the document.
+      paragraph.scrollIntoView({ block: 'center' });
     }
   }, kind);
 }
@@ -178,6 +181,11 @@ async function registerViewportSentences(page: Page): Promise<void> {
   }, bands);
 }
 
+/** How far the document (contenteditable) or the field (textarea) is scrolled. */
+async function view(page: Page, kind: Kind): Promise<number> {
+  return page.evaluate((kind) => (kind === 'textarea' ? document.getElementById('doc')!.scrollTop : scrollY), kind);
+}
+
 async function text(page: Page, kind: Kind): Promise<string> {
   return page.evaluate((kind) => (kind === 'textarea' ? (document.getElementById('doc') as HTMLTextAreaElement).value : document.getElementById('doc')!.innerText), kind);
 }
@@ -244,9 +252,15 @@ async function main(): Promise<void> {
       if (condition === 'highlights live' && REBUILD) await rebuildHighlights(page, REBUILD);
       await page.waitForTimeout(500);
       const before = await text(page, kind);
+      const viewBefore = await view(page, kind);
       const events = await traced(page, () => page.keyboard.type(TYPED, { delay: KEY_DELAY_MS }), PROFILE, INVALIDATIONS);
       await page.waitForTimeout(200);
       const after = await text(page, kind);
+      // The highlights that count are those in view while typing: the view must not have jumped
+      // since the check (focusing the editor once scrolled it to its top, so the check drew and the
+      // control registered highlights at the top while the typing happened in the middle).
+      const viewAfter = await view(page, kind);
+      if (Math.abs(viewAfter - viewBefore) > 200) throw new Error(`${kind}: the view moved by ${viewAfter - viewBefore} px while typing`);
       if (after.length - before.length !== TYPED.length || !after.includes(TYPED)) throw new Error(`${kind}: the typed text did not land in the document`);
       const drawn = condition === 'highlights live' || condition === 'page highlights' ? await liveHighlights(page, kind, condition === 'page highlights' ? 'bench-' : 'redline-') : undefined;
       if (drawn === 0) throw new Error(`${kind}: no highlights left after typing`);

@@ -54,11 +54,16 @@ function expectInOrder(drawn: string[], untouched: string[]): void {
   for (const sentence of untouched) expect(drawn).toContain(sentence);
 }
 
-test('textarea: after any edits the patched mirror reads as the field and marks exactly the untouched or intact AI sentences', async ({ page, stack }) => {
+/**
+ * In a field whose text overflows it, edits are held until the writer pauses (FieldHighlighter.holdEdit):
+ * the caret's jumps between the edits below must end each burst, or two edits would be followed as one.
+ */
+for (const overflowing of [false, true]) test(`textarea${overflowing ? ' whose text overflows it (edits held while typing)' : ''}: after any edits the patched mirror reads as the field and marks exactly the untouched or intact AI sentences`, async ({ page, stack }) => {
   await fc.assert(
     fc.asyncProperty(edits, async (sequence) => {
       await page.goto(`${stack.pagesUrl}/plain.html`);
       const field = page.locator('#field');
+      if (overflowing) await field.evaluate((element: HTMLTextAreaElement) => (element.style.height = '3em'));
       await field.click();
       await stack.run(page, 'detector');
       await waitForToast(page, /2 sentences labelled AI/);
@@ -119,9 +124,9 @@ test('contenteditable: after any edits (typing, deleting, new paragraphs) every 
         await typeOver(page, edit.inserted, next.end - next.start);
         if (edit.inserted || next.end > next.start) text = next.text;
       }
-      await page.waitForTimeout(100);
       const untouched = [...sentences].filter(([, at]) => at !== undefined).map(([sentence]) => sentence);
-      expectInOrder(await highlightedTexts(page), untouched);
+      // Typing is followed when the writer pauses (TypingBurst); the browser moves the ranges meanwhile.
+      await expect(async () => expectInOrder(await highlightedTexts(page), untouched)).toPass({ timeout: 3_000 });
       // Ranges sit in the editor's live text nodes, never stranded in a removed node.
       expect(
         await page.evaluate(() => [...CSS.highlights.values()].every((highlight) => [...highlight].every((range) => (range as Range).startContainer.isConnected && (range as Range).startContainer.nodeType === Node.TEXT_NODE))),
@@ -224,4 +229,63 @@ test('textarea: a line break typed before the text (captured text unchanged) sti
   expect(value.startsWith('\n')).toBe(true);
   await expect.poll(() => overlayText(page)).toBe(value);
   expect(await overlayMarks(page)).toEqual(AI_SENTENCES);
+});
+
+test('textarea: a burst of typing waits for the pause; meanwhile every mark still shown is where the text is, and the mirror then reads as the field', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  const paragraphs = 40;
+  // Overflowing, so that a line coming or going shows in the field's scroll height.
+  await field.evaluate((element: HTMLTextAreaElement, count) => {
+    element.style.height = '240px';
+    element.value = Array.from({ length: count }, () => element.value).join('\n\n');
+    element.setSelectionRange(0, 0);
+    element.focus();
+  }, paragraphs);
+  await stack.run(page, 'detector');
+  await waitForToast(page, /words of the team's detector balance/);
+  await page.locator('redline-toast').getByRole('button', { name: 'Check', exact: true }).click();
+  await waitForToast(page, new RegExp(`${(2 * paragraphs).toLocaleString('en')} sentences labelled AI`));
+  const value = await field.inputValue();
+  await expect.poll(() => overlayText(page), { timeout: 15_000 }).toBe(value);
+  await expect.poll(() => overlayMarks(page), { timeout: 15_000 }).toHaveLength(2 * paragraphs);
+
+  // The caret in the middle of the fifth paragraph's first sentence, in view.
+  await field.evaluate((element: HTMLTextAreaElement) => {
+    const start = element.value.split('\n\n').slice(0, 4).join('\n\n').length + 2;
+    element.focus();
+    element.setSelectionRange(start + 20, start + 20);
+    element.scrollTop = 0;
+    element.blur();
+    element.focus();
+  });
+  const shown = () =>
+    page.evaluate(() => {
+      const marks = [...document.querySelector('redline-overlay')!.shadowRoot!.querySelectorAll('mark')];
+      const field = document.querySelector('#field')!.getBoundingClientRect();
+      return {
+        held: marks.filter((mark) => mark.classList.contains('held')).length,
+        visible: marks
+          .filter((mark) => !mark.classList.contains('held'))
+          .flatMap((mark) => [...mark.getClientRects()].filter((rect) => rect.bottom > field.top && rect.top < field.bottom).map((rect) => `${mark.textContent}@${Math.round(rect.x)},${Math.round(rect.y)},${Math.round(rect.width)}`)),
+      };
+    });
+
+  await page.keyboard.type('abc', { delay: 30 });
+  // Held: the mirror still shows the text before the burst, with the marks the typing can move hidden.
+  expect(await overlayText(page)).not.toBe(await field.inputValue());
+  expect((await shown()).held).toBeGreaterThan(0);
+  // Long enough to wrap the paragraph onto another line: the mirror is patched then, and held again after.
+  await page.keyboard.type(' and then a good deal more typing, enough to push the rest of this paragraph onto a new line', { delay: 30 });
+  const during = await shown();
+  const typed = await field.inputValue();
+
+  await expect.poll(() => overlayText(page)).toBe(typed);
+  const after = await shown();
+  expect(after.held).toBe(0);
+  // Every mark shown during the burst sits where a mirror of the same text draws it.
+  expect(during.visible.length).toBeGreaterThan(0);
+  for (const mark of during.visible) expect(after.visible, mark).toContain(mark);
+  // The sentence typed into is no longer highlighted; every other sentence still is.
+  expect(await overlayMarks(page)).toHaveLength(2 * paragraphs - 1);
 });

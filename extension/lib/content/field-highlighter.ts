@@ -1,4 +1,4 @@
-import { firstIndex, type TextEdit } from './remap.ts';
+import { diffText, firstIndex, type TextEdit } from './remap.ts';
 import { AI_LEVELS, UI_CSS, aiLevel, bandDeclarations, sourceDeclarations } from './styles.ts';
 import { pageScheme } from './theme.ts';
 import { measured } from './perf.ts';
@@ -64,6 +64,14 @@ export class FieldHighlighter implements Highlighter {
   /** The last draw moved spans from captured-text offsets to value offsets (they differ: fieldText). */
   #mapped = false;
   readonly #frames = { style: 0, position: 0 };
+  /**
+   * While edits are held (holdEdit): the marks hidden because the edits can move them, and the
+   * field's scroll height when the mirror last showed its text (undefined: not to be held).
+   */
+  readonly #held = new Set<HTMLElement>();
+  #drawnHeight: number | undefined;
+  /** The field lays its text out from the left, left to right: an edit moves no text before the edited word. */
+  #startAligned = false;
 
   constructor(
     readonly target: FieldTarget,
@@ -77,6 +85,7 @@ export class FieldHighlighter implements Highlighter {
       .mirror { position: fixed; overflow: hidden; color: transparent; pointer-events: none; z-index: 2147483646;
         border-color: transparent; background: transparent; margin: 0; contain: strict; visibility: hidden; }
       .mirror mark { color: transparent; border-radius: 2px; visibility: visible; }
+      .mirror mark.held { visibility: hidden; }
       .mirror > div > div + div { text-indent: 0; }
       ${AI_LEVELS.map((level) => `.mirror mark.${level.name} { ${bandDeclarations(level.band, scheme)} }`).join('\n')}
       .mirror mark.source { ${sourceDeclarations(scheme)} }`;
@@ -129,6 +138,7 @@ export class FieldHighlighter implements Highlighter {
     else if (computed.whiteSpace === 'normal') whiteSpace = 'pre-wrap';
     // Match the field's scrollbar gutter so lines wrap at the same width.
     const scrollbar = field.offsetWidth - field.clientWidth - parseFloat(computed.borderLeftWidth) - parseFloat(computed.borderRightWidth);
+    this.#startAligned = computed.direction === 'ltr' && (computed.textAlign === 'start' || computed.textAlign === 'left');
     return { styles, whiteSpace, paddingRight: parseFloat(computed.paddingRight) + Math.max(0, scrollbar), place: this.#readPlace() };
   }
 
@@ -180,9 +190,54 @@ export class FieldHighlighter implements Highlighter {
     if (mapped || this.#mapped) edit = undefined;
     this.#mapped = mapped;
     this.#spans = spans;
-    if (edit && this.#host.isConnected && this.#lines.length > 0 && this.#patch(edit)) return;
-    if (!edit && this.#awaitingSpans) this.#drawPrepared(spans);
-    else this.#drawAnew(spans);
+    if (!(edit && this.#host.isConnected && this.#lines.length > 0 && this.#patch(edit))) {
+      if (!edit && this.#awaitingSpans) this.#drawPrepared(spans);
+      else this.#drawAnew(spans);
+    }
+    this.#release();
+  }
+
+  /**
+   * An edit can wait for the next draw when it lies inside one paragraph of a textarea whose
+   * text overflows it and is laid out from the left: text before the edited word keeps its
+   * place, the marks from that word to the paragraph's end are hidden, and the paragraphs
+   * below keep theirs as long as the field's scroll height says no line came or went (reading
+   * it lays the field out, which the frame would do anyway). So typing costs no change to the
+   * mirror until the writer pauses.
+   */
+  holdEdit(): boolean {
+    const field = this.target.element;
+    // Blocks still to be built or marked when the page is idle would be built from the text before the edits.
+    if (!(field instanceof HTMLTextAreaElement) || this.#drawnHeight === undefined || this.#mapped || !this.#host.isConnected || !this.#complete()) return false;
+    const value = field.value;
+    const edit = diffText(this.#text, value);
+    if (!edit) return true;
+    const old = this.#text;
+    if (old.slice(edit.start, edit.start + edit.removed).includes('\n') || value.slice(edit.start, edit.start + edit.inserted).includes('\n')) return false;
+    if (field.scrollHeight !== this.#drawnHeight) return false;
+    let from = edit.start;
+    while (from > 0 && !/\s/.test(old[from - 1]!)) from--;
+    const paragraphEnd = old.indexOf('\n', edit.start + edit.removed);
+    const to = paragraphEnd < 0 ? old.length : paragraphEnd;
+    const drawn = this.#drawn;
+    for (let i = firstIndex(drawn, (span) => span.end > from); i < drawn.length && drawn[i]!.start < to; i++) {
+      for (const mark of this.#marks.get(drawn[i]!.index) ?? []) {
+        if (this.#held.has(mark)) continue;
+        mark.classList.add('held');
+        this.#held.add(mark);
+      }
+    }
+    return true;
+  }
+
+  /** The mirror shows the field's text again: held marks come back, and edits may be held from here. */
+  #release(): void {
+    for (const mark of this.#held) mark.classList.remove('held');
+    this.#held.clear();
+    const field = this.target.element;
+    const holdable = field instanceof HTMLTextAreaElement && this.#startAligned && !this.#mapped && this.#host.isConnected && this.#text === field.value;
+    // Only a field whose text overflows it shows a new or lost line in its scroll height.
+    this.#drawnHeight = holdable && field.scrollHeight > field.clientHeight ? field.scrollHeight : undefined;
   }
 
   /** Spans in value offsets. */
@@ -320,7 +375,7 @@ export class FieldHighlighter implements Highlighter {
   }
 
   stale(): boolean {
-    return this.#host.isConnected && !this.#awaitingSpans && this.#text !== this.target.element.value;
+    return this.#host.isConnected && !this.#awaitingSpans && (this.#text !== this.target.element.value || this.#held.size > 0);
   }
 
   /** Every block is built, with its marks. */
@@ -534,6 +589,8 @@ export class FieldHighlighter implements Highlighter {
     this.#lineStarts = [];
     this.#marks.clear();
     this.#plain.clear();
+    this.#held.clear();
+    this.#drawnHeight = undefined;
     this.#content.replaceChildren();
     this.#host.remove();
   }

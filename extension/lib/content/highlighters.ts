@@ -32,6 +32,12 @@ export interface Highlighter {
    * the same: a field's value gained or lost line breaks that capture folds away.
    */
   stale?(): boolean;
+  /**
+   * The text was edited and the next draw may wait for the writer to pause: true when what is
+   * drawn stays right without a draw meanwhile (the browser moves it with the text, or what
+   * could move is hidden until then). Without it every edit is drawn in its own frame.
+   */
+  holdEdit?(): boolean;
   clear(): void;
 }
 
@@ -70,6 +76,8 @@ export class DomHighlighter implements Highlighter {
   /** The text the drawn spans index into. */
   #text = '';
   #frame = 0;
+  /** The view scrolled or resized while the text was being edited: the next update finds the window again. */
+  #viewportMoved = false;
   readonly #cleanup: (() => void)[] = [];
 
   constructor(
@@ -86,6 +94,7 @@ export class DomHighlighter implements Highlighter {
     }
     const onViewport = (event: Event) => {
       if (!this.#window || (event.target instanceof Node && event.target !== document && !event.target.contains(this.target.element))) return;
+      this.#viewportMoved = true;
       cancelAnimationFrame(this.#frame);
       this.#frame = requestAnimationFrame(() => this.#redrawWindow());
     };
@@ -101,8 +110,10 @@ export class DomHighlighter implements Highlighter {
   draw(spans: readonly HighlightSpan[], edit?: TextEdit): void {
     this.#spans = spans;
     if (edit && this.#window) {
-      this.#window = { start: shiftOffset(this.#window.start, edit), end: shiftOffset(this.#window.end, edit) };
-      this.#sync(this.live.model());
+      const model = this.live.model();
+      this.#window = this.#viewportMoved ? this.#viewportWindow(model) : { start: shiftOffset(this.#window.start, edit), end: shiftOffset(this.#window.end, edit) };
+      this.#viewportMoved = false;
+      this.#sync(model);
     } else if (edit && spans.length < DRAW_ALL_BELOW) {
       this.#sync(this.live.model());
     } else {
@@ -116,8 +127,9 @@ export class DomHighlighter implements Highlighter {
 
   #redrawWindow(): void {
     const model = this.live.model();
-    // The text changed since the spans were drawn: the session's update, due this frame, redraws.
+    // The text changed since the spans were drawn: the session's next update finds the window.
     if (model.text !== this.#text) return;
+    this.#viewportMoved = false;
     this.#window = this.#viewportWindow(model);
     this.#sync(model);
   }
@@ -170,6 +182,11 @@ export class DomHighlighter implements Highlighter {
     }
     for (const { range, name } of previous.values()) this.#highlights.get(name)?.delete(range);
     this.#drawn = drawn;
+  }
+
+  /** Ranges are live: the browser keeps each highlight on its text as the text is edited. */
+  holdEdit(): boolean {
+    return true;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {

@@ -4,6 +4,8 @@ import type { DomTarget, Target } from './target.ts';
 /** The current text of a target, kept up to date at the cost of the edits since it was last read. */
 export interface LiveText {
   text(): string;
+  /** Calls back when the text may have changed; returns the unsubscribe function. */
+  observe(onChange: () => void): () => void;
   dispose(): void;
 }
 
@@ -13,10 +15,15 @@ export class LiveDomText implements LiveText {
   readonly #observer: MutationObserver;
   readonly #changed = new Set<Text>();
   #rebuild = false;
+  /** Told of every batch of mutations: one observer serves the model and whoever follows the edits. */
+  readonly #listeners = new Set<() => void>();
 
   constructor(private readonly target: DomTarget) {
     this.#model = target.model();
-    this.#observer = new MutationObserver((records) => this.#note(records));
+    this.#observer = new MutationObserver((records) => {
+      this.#note(records);
+      for (const listener of this.#listeners) listener();
+    });
     this.#observer.observe(target.element, { subtree: true, childList: true, characterData: true });
   }
 
@@ -49,13 +56,19 @@ export class LiveDomText implements LiveText {
     return this.model().text;
   }
 
+  observe(onChange: () => void): () => void {
+    this.#listeners.add(onChange);
+    return () => this.#listeners.delete(onChange);
+  }
+
   dispose(): void {
+    this.#listeners.clear();
     this.#observer.disconnect();
   }
 }
 
 /** A field's value is already current: reading it costs nothing to keep. */
 export function liveText(target: Target): LiveText {
-  if (target.kind === 'field') return { text: () => target.readText(), dispose() {} };
+  if (target.kind === 'field') return { text: () => target.readText(), observe: (onChange) => target.observe(onChange), dispose() {} };
   return new LiveDomText(target as DomTarget);
 }

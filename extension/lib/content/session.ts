@@ -23,14 +23,19 @@ import { diffText, remapSpans, type Span } from './remap.ts';
 import { aiSpans, matchAt, sourceSpans, type DetectEnvelope, type PlagiarismEnvelope } from './results.ts';
 import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditable, isInCodeEditor, type DomTarget, type FieldTarget, type Target, type ValueTarget } from './target.ts';
 import { Toast } from './toast.ts';
+import { TypingBurst } from './typing-burst.ts';
 
 const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
 const OVERLAPPED = 'You typed in this sentence while the rewrite was going in. Redline left the text as it is, your typing included: check the sentence.';
+/**
+ * How long the writer pauses before a burst of typing in an editor is followed (spans remapped,
+ * dropped spans withdrawn, the card checked). Until then the browser moves the highlights.
+ */
+const TYPING_PAUSE_MS = 250;
 const PRODUCT_LABEL: Record<ProductName, string> = { detector: 'Checking for AI writing', humanizer: 'Humanizing', plagiarism: 'Checking sources' };
 
 type TrackedSpan = Span & { index: number };
 
-/** A result kept in step with the page: its spans follow the text as it is edited. */
 /** The textarea highlighter, once loaded (on-demand.ts: it is only needed where a field is checked). */
 let Mirror: typeof FieldHighlighter | undefined;
 
@@ -45,6 +50,7 @@ function disposePrepared(prepared: Prepared | undefined): void {
   prepared?.live?.dispose();
 }
 
+/** A result kept in step with the page: its spans follow the text as it is edited. */
 interface Tracked {
   product: ProductName;
   target: Target;
@@ -80,6 +86,13 @@ export class PageSession {
    * reason the card is hidden only when shown: setting `hidden` again invalidates style.
    */
   readonly #due: Record<'resync' | 'card', (() => void) | undefined> = { resync: undefined, card: undefined };
+  /**
+   * Typing is followed once per burst, when the writer pauses or the caret goes elsewhere, as
+   * long as the highlights stay right meanwhile (Highlighter.holdEdit: CSS highlights are live
+   * ranges; a textarea's mirror hides the marks an edit can move). Per keystroke, following the
+   * edit, patching the mirror and checking the card cost about 1 ms of script and layout.
+   */
+  readonly #burst = new TypingBurst(TYPING_PAUSE_MS, () => this.#afterBurst());
   /** A card opened by the pointer closes a moment after the pointer leaves, so it can be reached. */
   #cardHide: ReturnType<typeof setTimeout> | undefined;
   /** The item the card is about. */
@@ -311,7 +324,7 @@ export class PageSession {
       highlighter?.draw(check.spans as HighlightSpan[]);
     }
     const tracked: Tracked = { ...check, highlighter, live, unobserve: () => {} };
-    tracked.unobserve = check.target.observe(() => this.#schedule('resync', () => this.#resync()));
+    tracked.unobserve = live.observe(() => this.#onEdit(tracked));
     this.#tracked.set(check.product, tracked);
     if (highlighter) {
       document.addEventListener('mousemove', this.#onPointer, { passive: true });
@@ -319,7 +332,9 @@ export class PageSession {
       document.addEventListener('selectionchange', this.#onCaret);
       document.addEventListener('keydown', this.#onKey, { capture: true });
       document.addEventListener('scroll', this.#onScroll, { capture: true, passive: true });
-      check.target.element.addEventListener('keyup', this.#onCaret);
+      // A field's caret moves fire no selectionchange on the document in every browser. (Elsewhere a
+      // keyup listener would only cost a call into the extension per keystroke.)
+      if (check.target.kind === 'field') check.target.element.addEventListener('keyup', this.#onCaret);
       check.target.element.addEventListener('focusin', this.#onCaret);
     }
   }
@@ -356,6 +371,18 @@ export class PageSession {
       }
       if (this.#cardItem || this.#card.visible) this.#refreshCard();
     });
+  }
+
+  #onEdit(tracked: Tracked): void {
+    const started = this.#burst.edited();
+    // The writer is typing: a card the caret opened would sit over the text, and its sentence may be the one edited.
+    if (started && !this.#card.pinned && !this.#card.hasFocus()) this.#hideCard();
+    if (!caretReadable(tracked.target) || (tracked.highlighter && !tracked.highlighter.holdEdit?.())) this.#schedule('resync', () => this.#resync());
+  }
+
+  #afterBurst(): void {
+    this.#resync();
+    this.#onCaret();
   }
 
   /** The page or a container scrolled: the card moves with its sentence, so it never lands on it. */
@@ -413,6 +440,7 @@ export class PageSession {
   };
 
   readonly #onCaret = () => {
+    if (this.#burst.caretMoved()) return;
     this.#schedule('card', () => this.#updateCard((highlighter) => highlighter.spanAtCaret(), 'caret'));
   };
 
@@ -432,6 +460,8 @@ export class PageSession {
   #updateCard(find: (highlighter: Highlighter) => HighlightSpan | undefined, via: 'pointer' | 'caret' | 'keyboard'): boolean {
     // A card in use stays until it is closed.
     if (this.#card.pinned || this.#card.hasFocus()) return !!this.#card.shown;
+    // Spans must be where the text is before one is looked up.
+    if (this.#burst.active) this.#resync();
     for (const tracked of this.#tracked.values()) {
       const span = tracked.highlighter && find(tracked.highlighter);
       const rects = span && tracked.highlighter!.rectsOf(span);
@@ -771,6 +801,7 @@ export class PageSession {
     tracked.target.element.removeEventListener('keyup', this.#onCaret);
     tracked.target.element.removeEventListener('focusin', this.#onCaret);
     this.#tracked.delete(product);
+    if (this.#tracked.size === 0) this.#burst.cancel();
     if (this.#cardItem?.product === product) this.#hideCard();
     if (![...this.#tracked.values()].some((other) => other.highlighter)) {
       document.removeEventListener('mousemove', this.#onPointer);
@@ -833,6 +864,15 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
 /** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text (the editor marks its own lines). */
 function mirrored(target: Target): boolean {
   return target.family !== CODE_EDITOR;
+}
+
+/**
+ * Whether a burst of typing in the target can be told from a jump of the caret (TypingBurst):
+ * the document's selection (and the focused field's) does not show a caret inside a shadow
+ * root, nor inside a code editor's own lines.
+ */
+function caretReadable(target: Target): boolean {
+  return target.element.getRootNode() === document && target.family !== CODE_EDITOR;
 }
 
 /** Whether a field is drawn where a writer can see it (not an editor's hidden input field). */
