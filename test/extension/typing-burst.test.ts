@@ -90,6 +90,22 @@ describe('TypingBurst', () => {
     expect(onEnd).toHaveBeenCalledTimes(1);
   });
 
+  it('ends after its longest time however fast the typing', () => {
+    const editor = editorWith('Some text.');
+    const onEnd = vi.fn();
+    const burst = new TypingBurst(PAUSE, onEnd, editor.selection, 1000);
+    for (let elapsed = 0; elapsed < 900; elapsed += 100) {
+      editor.type('a');
+      burst.edited();
+      vi.advanceTimersByTime(100);
+    }
+    expect(onEnd).not.toHaveBeenCalled();
+    editor.type('b');
+    burst.edited();
+    vi.advanceTimersByTime(150);
+    expect(onEnd).toHaveBeenCalledTimes(1);
+  });
+
   it('cancel forgets the burst without calling back', () => {
     const editor = editorWith('Some text.');
     const onEnd = vi.fn();

@@ -70,7 +70,10 @@ export class FieldHighlighter implements Highlighter {
    */
   readonly #held = new Set<HTMLElement>();
   #drawnHeight: number | undefined;
-  /** The field lays its text out from the left, left to right: an edit moves no text before the edited word. */
+  /**
+   * The field lays its text out from the left, left to right, a line at a time, and its text
+   * holds no right-to-left script: an edit moves no text before the edited word.
+   */
   #startAligned = false;
 
   constructor(
@@ -138,7 +141,11 @@ export class FieldHighlighter implements Highlighter {
     else if (computed.whiteSpace === 'normal') whiteSpace = 'pre-wrap';
     // Match the field's scrollbar gutter so lines wrap at the same width.
     const scrollbar = field.offsetWidth - field.clientWidth - parseFloat(computed.borderLeftWidth) - parseFloat(computed.borderRightWidth);
-    this.#startAligned = computed.direction === 'ltr' && (computed.textAlign === 'start' || computed.textAlign === 'left');
+    // `dir=auto` fields lay right-to-left paragraphs out from the right (unicode-bidi: plaintext);
+    // balanced or "pretty" wrapping breaks a paragraph's lines together.
+    const wrapStyle = computed.getPropertyValue('text-wrap-style') || 'auto';
+    this.#startAligned =
+      computed.direction === 'ltr' && (computed.textAlign === 'start' || computed.textAlign === 'left') && computed.unicodeBidi !== 'plaintext' && (wrapStyle === 'auto' || wrapStyle === 'stable');
     return { styles, whiteSpace, paddingRight: parseFloat(computed.paddingRight) + Math.max(0, scrollbar), place: this.#readPlace() };
   }
 
@@ -172,6 +179,8 @@ export class FieldHighlighter implements Highlighter {
   }
 
   #copyStyle(): void {
+    // The lines may wrap anew: held edits are drawn at once from here until the next draw.
+    if (this.#held.size > 0) this.#drawnHeight = undefined;
     this.#writeStyle(this.#readField());
     // Lines wrap anew at another width: the blocks built may no longer reach below the view.
     this.#buildInView();
@@ -182,6 +191,8 @@ export class FieldHighlighter implements Highlighter {
   }
 
   draw(spans: readonly HighlightSpan[], edit?: TextEdit): void {
+    // Edits held and then undone (a character typed, then Backspace): the mirror already shows the text.
+    if (!edit && this.#held.size > 0 && spans === this.#spans && !this.#mapped && this.#text === this.target.element.value) return this.#release();
     // The mirror shows the value; where the captured text differs from it, spans move to value
     // offsets and the mirror is drawn anew (an edit's offsets are the captured text's).
     const offsets = this.target.fieldText();
@@ -213,10 +224,12 @@ export class FieldHighlighter implements Highlighter {
     const edit = diffText(this.#text, value);
     if (!edit) return true;
     const old = this.#text;
-    if (old.slice(edit.start, edit.start + edit.removed).includes('\n') || value.slice(edit.start, edit.start + edit.inserted).includes('\n')) return false;
+    const inserted = value.slice(edit.start, edit.start + edit.inserted);
+    if (old.slice(edit.start, edit.start + edit.removed).includes('\n') || inserted.includes('\n') || RIGHT_TO_LEFT.test(inserted)) return false;
     if (field.scrollHeight !== this.#drawnHeight) return false;
+    // Back to where a line can break before the edited word (not a no-break space).
     let from = edit.start;
-    while (from > 0 && !/\s/.test(old[from - 1]!)) from--;
+    while (from > 0 && !LINE_BREAK_BEFORE.test(old[from - 1]!)) from--;
     const paragraphEnd = old.indexOf('\n', edit.start + edit.removed);
     const to = paragraphEnd < 0 ? old.length : paragraphEnd;
     const drawn = this.#drawn;
@@ -235,7 +248,7 @@ export class FieldHighlighter implements Highlighter {
     for (const mark of this.#held) mark.classList.remove('held');
     this.#held.clear();
     const field = this.target.element;
-    const holdable = field instanceof HTMLTextAreaElement && this.#startAligned && !this.#mapped && this.#host.isConnected && this.#text === field.value;
+    const holdable = field instanceof HTMLTextAreaElement && this.#startAligned && !this.#mapped && this.#host.isConnected && this.#text === field.value && !RIGHT_TO_LEFT.test(this.#text);
     // Only a field whose text overflows it shows a new or lost line in its scroll height.
     this.#drawnHeight = holdable && field.scrollHeight > field.clientHeight ? field.scrollHeight : undefined;
   }
@@ -613,6 +626,11 @@ interface FieldGeometry {
   paddingRight: number;
   place: FieldPlace;
 }
+
+/** Characters of right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms). */
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+/** Where a line can break before a word: spaces, tabs, line breaks, the ideographic space (not U+00A0 or U+202F). */
+const LINE_BREAK_BEFORE = /[ \t\n\u3000]/;
 
 /** The spans that can be drawn as marks: in order, each after the previous one (the spans themselves when they are). */
 function drawable(spans: readonly HighlightSpan[]): readonly HighlightSpan[] {

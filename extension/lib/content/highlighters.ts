@@ -184,9 +184,13 @@ export class DomHighlighter implements Highlighter {
     this.#drawn = drawn;
   }
 
-  /** Ranges are live: the browser keeps each highlight on its text as the text is edited. */
+  /**
+   * Ranges are live: the browser keeps each highlight on its text while the characters of its
+   * text node are edited in place. Not when nodes came or went (an editor re-rendering a line, a
+   * paragraph merged: ranges in them collapse) or text changed away from the caret.
+   */
   holdEdit(): boolean {
-    return true;
+    return this.live.changedOnly(document.getSelection()?.anchorNode);
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {

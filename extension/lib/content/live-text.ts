@@ -56,6 +56,14 @@ export class LiveDomText implements LiveText {
     return this.model().text;
   }
 
+  /** Whether every change since the model was last read is to the characters of `node`: no node came or went, no other text changed. */
+  changedOnly(node: Node | null | undefined): boolean {
+    this.#note(this.#observer.takeRecords());
+    if (this.#rebuild) return false;
+    for (const changed of this.#changed) if (changed !== node) return false;
+    return true;
+  }
+
   observe(onChange: () => void): () => void {
     this.#listeners.add(onChange);
     return () => this.#listeners.delete(onChange);

@@ -373,20 +373,38 @@ export class PageSession {
     });
   }
 
+  /**
+   * The target's text changed. The writer's typing waits for the burst's end where what is drawn
+   * stays right meanwhile; anything else (a page that changes by itself, a collaborator's or a
+   * script's edit elsewhere, an editor replacing nodes; results without highlights, for which
+   * no caret listener would end a burst) is followed in this frame.
+   */
   #onEdit(tracked: Tracked): void {
+    const writing = tracked.target.kind !== 'page' && caretReadable(tracked.target) && tracked.target.element.contains(deepActiveElement());
+    const caretWatched = [...this.#tracked.values()].some((other) => other.highlighter);
+    if (!writing || !caretWatched) return this.#schedule('resync', () => this.#resync());
     const started = this.#burst.edited();
     // The writer is typing: a card the caret opened would sit over the text, and its sentence may be the one edited.
     if (started && !this.#card.pinned && !this.#card.hasFocus()) this.#hideCard();
-    if (!caretReadable(tracked.target) || (tracked.highlighter && !tracked.highlighter.holdEdit?.())) this.#schedule('resync', () => this.#resync());
+    if (tracked.highlighter && !tracked.highlighter.holdEdit?.()) this.#schedule('resync', () => this.#resync());
   }
 
   #afterBurst(): void {
+    // An apply under way resyncs when it is done (#applyRange).
+    if (this.#applying) return;
     this.#resync();
     this.#onCaret();
   }
 
+  /** Spans as the text is now, before one is read for an action. */
+  #settle(): void {
+    if (this.#burst.active) this.#resync();
+  }
+
   /** The page or a container scrolled: the card moves with its sentence, so it never lands on it. */
   readonly #onScroll = () => {
+    // With many spans only those around the view are drawn: the text scrolled into view needs its now.
+    if (this.#burst.active) this.#burst.end();
     if (this.#cardItem) this.#schedule('card', () => this.#refreshCard());
   };
 
@@ -461,7 +479,7 @@ export class PageSession {
     // A card in use stays until it is closed.
     if (this.#card.pinned || this.#card.hasFocus()) return !!this.#card.shown;
     // Spans must be where the text is before one is looked up.
-    if (this.#burst.active) this.#resync();
+    this.#settle();
     for (const tracked of this.#tracked.values()) {
       const span = tracked.highlighter && find(tracked.highlighter);
       const rects = span && tracked.highlighter!.rectsOf(span);
@@ -538,6 +556,7 @@ export class PageSession {
 
   /** The current span of an item, if the text still holds it. */
   #itemSpan(product: ProductName, index: number): { tracked: Tracked; span: TrackedSpan } | undefined {
+    this.#settle();
     const tracked = this.#tracked.get(product);
     const span = tracked?.spans.find((candidate) => candidate.index === index);
     return tracked && span ? { tracked, span } : undefined;
@@ -601,6 +620,7 @@ export class PageSession {
 
   /** Card: *Ignore*: for this document, remembered on this device; the highlight goes and the item is not counted. */
   async #ignore(product: ProductName, index: number, ignore = true): Promise<void> {
+    this.#settle();
     const tracked = this.#tracked.get(product);
     if (!tracked) return;
     if (ignore) {
@@ -703,9 +723,10 @@ export class PageSession {
       result = await apply(tracked.target, start, end, tracked.text.slice(start, end), replacement, limits);
     } finally {
       this.#applying = false;
+      // Also when the apply failed: edits that came meanwhile (a burst that ended) are followed now.
+      this.#resync();
     }
     this.lastStrategy = result.status === 'applied' ? result.strategy : undefined;
-    this.#resync();
     if (result.status === 'applied') return { outcome: 'applied', at: result.at };
     return { outcome: result.status === 'stale' ? 'withdrawn' : result.status, at: start };
   }

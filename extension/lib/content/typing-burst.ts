@@ -29,6 +29,7 @@ export function currentCaret(): Caret | undefined {
  */
 export class TypingBurst {
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #started = 0;
   #lastEdit = 0;
   /** Where the caret was at the last edit or caret move of the burst, and its node's length then. */
   #caret: Caret | undefined;
@@ -39,6 +40,8 @@ export class TypingBurst {
     /** Called when the burst ends (a pause, or the caret left the place being typed in). */
     private readonly onEnd: () => void,
     private readonly caret: () => Caret | undefined = currentCaret,
+    /** The longest a burst lasts, however fast the typing: what waits for its end never waits longer. */
+    private readonly longestMs = 2000,
   ) {}
 
   get active(): boolean {
@@ -57,6 +60,7 @@ export class TypingBurst {
       return false;
     }
     this.#caret = this.caret();
+    this.#started = this.#lastEdit;
     this.#timer = setTimeout(this.#onTimer, this.pauseMs);
     return true;
   }
@@ -83,7 +87,7 @@ export class TypingBurst {
   }
 
   readonly #onTimer = () => {
-    const wait = this.#lastEdit + this.pauseMs - performance.now();
+    const wait = Math.min(this.#lastEdit + this.pauseMs, this.#started + this.longestMs) - performance.now();
     if (wait > 1) this.#timer = setTimeout(this.#onTimer, wait);
     else this.end();
   };
