@@ -332,9 +332,10 @@ export class PageSession {
       document.addEventListener('selectionchange', this.#onCaret);
       document.addEventListener('keydown', this.#onKey, { capture: true });
       document.addEventListener('scroll', this.#onScroll, { capture: true, passive: true });
-      // A field's caret moves fire no selectionchange on the document in every browser. (Elsewhere a
-      // keyup listener would only cost a call into the extension per keystroke.)
-      if (check.target.kind === 'field') check.target.element.addEventListener('keyup', this.#onCaret);
+      // Chromium fires selectionchange on the document for a field's caret moves too (checked with
+      // Debian's Chromium 156); in Firefox a field's keyup stays the sure signal. Elsewhere a keyup
+      // listener would only cost a call into the extension per keystroke.
+      if (check.target.kind === 'field' && import.meta.env.FIREFOX) check.target.element.addEventListener('keyup', this.#onCaret);
       check.target.element.addEventListener('focusin', this.#onCaret);
     }
   }
