@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { AI_SENTENCES } from './pages/text.ts';
 
 /** Reads what the extension shows in a page, from the page's side. */
 
@@ -39,4 +40,15 @@ export async function waitForToast(page: Page, pattern: RegExp): Promise<string>
 /** The mirror's text without the zero-width space that holds a trailing line open. */
 export function overlayText(page: Page): Promise<string> {
   return page.evaluate(() => (document.querySelector('redline-overlay')?.shadowRoot?.querySelector('.mirror')?.textContent ?? '').replace(/\u200b$/, ''));
+}
+
+/** Every highlight is an AI sentence, in order, and each untouched sentence is highlighted. */
+export function expectInOrder(drawn: string[], untouched: string[]): void {
+  let cursor = 0;
+  for (const text of drawn) {
+    const found = AI_SENTENCES.indexOf(text, cursor);
+    expect(found, `"${text}" is not an AI sentence in order`).toBeGreaterThanOrEqual(cursor);
+    cursor = found + 1;
+  }
+  for (const sentence of untouched) expect(drawn).toContain(sentence);
 }

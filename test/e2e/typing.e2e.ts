@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
-import { cardText, highlightedTexts, overlayMarks, overlayText, waitForToast } from './page-probes.ts';
+import { cardText, highlightedTexts, overlayMarks, overlayText, waitForToast, expectInOrder } from './page-probes.ts';
 import { AI_SENTENCES } from './pages/text.ts';
 
 /**
@@ -44,15 +44,6 @@ async function typeOver(page: Page, inserted: string, removed: number): Promise<
   else if (removed) await page.keyboard.press('Backspace');
 }
 
-function expectInOrder(drawn: string[], untouched: string[]): void {
-  let cursor = 0;
-  for (const text of drawn) {
-    const found = AI_SENTENCES.indexOf(text, cursor);
-    expect(found, `"${text}" is not an AI sentence in order`).toBeGreaterThanOrEqual(cursor);
-    cursor = found + 1;
-  }
-  for (const sentence of untouched) expect(drawn).toContain(sentence);
-}
 
 /**
  * In a field whose text overflows it, edits are held until the writer pauses (FieldHighlighter.holdEdit):
