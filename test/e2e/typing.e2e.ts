@@ -170,15 +170,18 @@ test('textarea with a long document: marks come first around the view, then ever
 
   await field.evaluate((element: HTMLTextAreaElement) => (element.scrollTop = element.scrollHeight));
   await expect.poll(marksInField).toBeGreaterThan(0);
-  const last = await page.evaluate(() => {
-    const marks = document.querySelector('redline-overlay')!.shadowRoot!.querySelectorAll('mark');
-    const rect = marks[marks.length - 1]!.getClientRects()[0]!;
-    return { x: rect.x + 10, y: rect.y + rect.height / 2 };
-  });
-  // The pointer wiggles as a hand's would: a caret update that lands at the same moment takes the card's turn.
+  const lastMark = () =>
+    page.evaluate(() => {
+      const marks = document.querySelector('redline-overlay')!.shadowRoot!.querySelectorAll('mark');
+      const rect = marks[marks.length - 1]!.getClientRects()[0]!;
+      return { x: rect.x + 10, y: rect.y + rect.height / 2 };
+    });
+  // The pointer wiggles as a hand's would: a caret update that lands at the same moment takes the
+  // card's turn. The mark is found again each time, in case the field's view moved since.
   let wiggle = 0;
   await expect
     .poll(async () => {
+      const last = await lastMark();
       await page.mouse.move(last.x + (wiggle++ % 3), last.y);
       return cardText(page);
     })
