@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, type Stack } from './fixtures.ts';
 import { cardText, highlightedTexts, overlayMarks, overlayText, waitForToast, expectInOrder } from './page-probes.ts';
 import { AI_SENTENCES } from './pages/text.ts';
 
@@ -127,22 +127,34 @@ test('contenteditable: after any edits (typing, deleting, new paragraphs) every 
   );
 });
 
-test('textarea with a long document: marks come first around the view, then everywhere; marks far down sit in the field when it scrolls there', async ({ page, stack }) => {
+/**
+ * The page's textarea, 240 px high, holding its text `paragraphs` times over (so it overflows),
+ * checked for AI writing with the caret at the start (and the view in the middle when asked).
+ */
+async function checkLongTextarea(page: Page, stack: Stack, paragraphs: number, viewInTheMiddle: boolean): Promise<Locator> {
   await page.goto(`${stack.pagesUrl}/plain.html`);
   const field = page.locator('#field');
-  const paragraphs = 1000;
-  await field.evaluate((element: HTMLTextAreaElement, count) => {
-    element.style.height = '240px';
-    element.value = Array.from({ length: count }, () => element.value).join('\n\n');
-    // Checked while scrolled to the middle: the blocks above the view are laid out too.
-    element.setSelectionRange(0, 0);
-    element.focus({ preventScroll: true });
-    element.scrollTop = element.scrollHeight / 2;
-  }, paragraphs);
+  await field.evaluate(
+    (element: HTMLTextAreaElement, [count, middle]) => {
+      element.style.height = '240px';
+      element.value = Array.from({ length: count }, () => element.value).join('\n\n');
+      element.setSelectionRange(0, 0);
+      element.focus({ preventScroll: middle });
+      if (middle) element.scrollTop = element.scrollHeight / 2;
+    },
+    [paragraphs, viewInTheMiddle] as const,
+  );
   await stack.run(page, 'detector');
   await waitForToast(page, /words of the team's detector balance/);
   await page.locator('redline-toast').getByRole('button', { name: 'Check', exact: true }).click();
   await waitForToast(page, new RegExp(`${(2 * paragraphs).toLocaleString('en')} sentences labelled AI`));
+  return field;
+}
+
+test('textarea with a long document: marks come first around the view, then everywhere; marks far down sit in the field when it scrolls there', async ({ page, stack }) => {
+  const paragraphs = 1000;
+  // Checked while scrolled to the middle: the blocks above the view are laid out too.
+  const field = await checkLongTextarea(page, stack, paragraphs, true);
   const marksInField = () =>
     page.evaluate(() => {
       const field = document.querySelector('#field')!.getBoundingClientRect();
@@ -226,20 +238,9 @@ test('textarea: a line break typed before the text (captured text unchanged) sti
 });
 
 test('textarea: a burst of typing waits for the pause; meanwhile every mark still shown is where the text is, and the mirror then reads as the field', async ({ page, stack }) => {
-  await page.goto(`${stack.pagesUrl}/plain.html`);
-  const field = page.locator('#field');
   const paragraphs = 40;
   // Overflowing, so that a line coming or going shows in the field's scroll height.
-  await field.evaluate((element: HTMLTextAreaElement, count) => {
-    element.style.height = '240px';
-    element.value = Array.from({ length: count }, () => element.value).join('\n\n');
-    element.setSelectionRange(0, 0);
-    element.focus();
-  }, paragraphs);
-  await stack.run(page, 'detector');
-  await waitForToast(page, /words of the team's detector balance/);
-  await page.locator('redline-toast').getByRole('button', { name: 'Check', exact: true }).click();
-  await waitForToast(page, new RegExp(`${(2 * paragraphs).toLocaleString('en')} sentences labelled AI`));
+  const field = await checkLongTextarea(page, stack, paragraphs, false);
   const value = await field.inputValue();
   await expect.poll(() => overlayText(page), { timeout: 15_000 }).toBe(value);
   await expect.poll(() => overlayMarks(page), { timeout: 15_000 }).toHaveLength(2 * paragraphs);

@@ -15,11 +15,11 @@ const PAUSE = 250;
 function editorWith(text: string) {
   const node = document.createTextNode(text);
   const caret = { node: node as Node, offset: 0, collapsed: true };
-  const selection = (): Caret | undefined => (caret.collapsed ? { node: caret.node, offset: caret.offset, length: caret.node === node ? node.length : (caret.node as Text).length } : undefined);
+  const readCaret = (): Caret | undefined => (caret.collapsed ? { node: caret.node, offset: caret.offset, length: caret.node === node ? node.length : (caret.node as Text).length } : undefined);
   return {
     node,
     caret,
-    selection,
+    readCaret,
     type(characters: string) {
       node.insertData(caret.offset, characters);
       caret.offset += characters.length;
@@ -34,15 +34,20 @@ function editorWith(text: string) {
   };
 }
 
+/** A burst over an editor holding `text`, the caret at `offset`. */
+function burstIn(text: string, offset = 0, longestMs?: number) {
+  const editor = editorWith(text);
+  editor.caret.offset = offset;
+  const onEnd = vi.fn();
+  return { editor, onEnd, burst: new TypingBurst(PAUSE, onEnd, editor.readCaret, longestMs) };
+}
+
 describe('TypingBurst', () => {
   beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
   afterEach(() => void vi.useRealTimers());
 
   it('follows typing, Backspace and Delete in one place as one burst, ended once by the pause', () => {
-    const editor = editorWith('Hello world. More text here.');
-    editor.caret.offset = 12;
-    const onEnd = vi.fn();
-    const burst = new TypingBurst(PAUSE, onEnd, editor.selection);
+    const { editor, onEnd, burst } = burstIn('Hello world. More text here.', 12);
     const steps = [() => editor.type('a'), () => editor.type('b'), () => editor.backspace(), () => editor.forwardDelete(), () => editor.type('xyz')];
     const starts = steps.map((step) => {
       step();
@@ -62,10 +67,7 @@ describe('TypingBurst', () => {
 
   it('ends at once when the caret jumps within the node, to another node, or selects text', () => {
     for (const jump of ['within', 'node', 'select'] as const) {
-      const editor = editorWith('One sentence. Another sentence.');
-      editor.caret.offset = 3;
-      const onEnd = vi.fn();
-      const burst = new TypingBurst(PAUSE, onEnd, editor.selection);
+      const { editor, onEnd, burst } = burstIn('One sentence. Another sentence.', 3);
       editor.type('x');
       burst.edited();
       if (jump === 'within') editor.caret.offset = 20;
@@ -78,10 +80,7 @@ describe('TypingBurst', () => {
   });
 
   it('an edit that lands elsewhere before any selectionchange ends the burst with it', () => {
-    const editor = editorWith('Typing here, and later there.');
-    editor.caret.offset = 6;
-    const onEnd = vi.fn();
-    const burst = new TypingBurst(PAUSE, onEnd, editor.selection);
+    const { editor, onEnd, burst } = burstIn('Typing here, and later there.', 6);
     editor.type('!');
     burst.edited();
     editor.caret.offset = 25;
@@ -91,9 +90,7 @@ describe('TypingBurst', () => {
   });
 
   it('ends after its longest time however fast the typing', () => {
-    const editor = editorWith('Some text.');
-    const onEnd = vi.fn();
-    const burst = new TypingBurst(PAUSE, onEnd, editor.selection, 1000);
+    const { editor, onEnd, burst } = burstIn('Some text.', 0, 1000);
     for (let elapsed = 0; elapsed < 900; elapsed += 100) {
       editor.type('a');
       burst.edited();
@@ -107,9 +104,7 @@ describe('TypingBurst', () => {
   });
 
   it('cancel forgets the burst without calling back', () => {
-    const editor = editorWith('Some text.');
-    const onEnd = vi.fn();
-    const burst = new TypingBurst(PAUSE, onEnd, editor.selection);
+    const { editor, onEnd, burst } = burstIn('Some text.');
     editor.type('a');
     burst.edited();
     burst.cancel();
@@ -125,10 +120,7 @@ describe('TypingBurst', () => {
     );
     fc.assert(
       fc.property(fc.array(key, { maxLength: 12 }), fc.integer({ min: 2, max: 40 }), fc.boolean(), (keys, distance, jumpForward) => {
-        const editor = editorWith('A sentence long enough to type in and to jump around in.');
-        editor.caret.offset = 30;
-        const onEnd = vi.fn();
-        const burst = new TypingBurst(PAUSE, onEnd, editor.selection);
+        const { editor, onEnd, burst } = burstIn('A sentence long enough to type in and to jump around in.', 30);
         editor.type('k');
         burst.edited();
         for (const step of keys) {

@@ -71,8 +71,8 @@ export class FieldHighlighter implements Highlighter {
   readonly #held = new Set<HTMLElement>();
   #drawnHeight: number | undefined;
   /**
-   * The field lays its text out from the left, left to right, a line at a time, and its text
-   * holds no right-to-left script: an edit moves no text before the edited word.
+   * The field lays its text out from the left, left to right, a line at a time (read with its
+   * styles): with no right-to-left script in it (#release), an edit moves no text before the edited word.
    */
   #startAligned = false;
 
