@@ -6,6 +6,7 @@ import { countWords } from '@redline/shared';
 import { hashToken } from '@redline/bff/members';
 import { splitDocument } from '@redline/bff/operations/documents';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
+import type { SqliteLedger } from '@redline/bff/storage/sqlite';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
 import { POSTGRES_URL, dropSchema, newOperationId, startHarness, type Harness } from './harness.ts';
 
@@ -16,8 +17,10 @@ import { POSTGRES_URL, dropSchema, newOperationId, startHarness, type Harness } 
 const HOUR = 3_600_000;
 const schema = `retention_${process.pid}`;
 const ledgers = [
-  ['SQLite', undefined],
-  ['PostgreSQL', () => PostgresLedger.open(POSTGRES_URL, schema)],
+  ['SQLite', undefined, {}],
+  // The purge's log truncation then runs on the checkpoint thread.
+  ['SQLite, checkpoints on a thread', undefined, { BFF_SQLITE_CHECKPOINTS: 'thread' }],
+  ['PostgreSQL', () => PostgresLedger.open(POSTGRES_URL, schema), {}],
 ] as const;
 
 afterAll(() => dropSchema(schema));
@@ -30,7 +33,7 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, what: string
   throw new Error(`timed out waiting for ${what}`);
 };
 
-describe.each(ledgers)('%s', (name, openLedger) => {
+describe.each(ledgers)('%s', (name, openLedger, ledgerEnv) => {
   let h: Harness;
   let clockOffset = 0;
   const marker = (label: string) => `Zebra${label}Umbrella${process.pid}${name}`;
@@ -48,7 +51,7 @@ describe.each(ledgers)('%s', (name, openLedger) => {
 
   beforeAll(async () => {
     h = await startHarness({
-      env: { BFF_RESULT_RETENTION_HOURS: '24', BFF_PURGE_INTERVAL_SECONDS: '0.2' },
+      env: { BFF_RESULT_RETENTION_HOURS: '24', BFF_PURGE_INTERVAL_SECONDS: '0.2', ...ledgerEnv },
       ledger: openLedger ? await openLedger() : undefined,
       now: () => Date.now() + clockOffset,
     });
@@ -66,11 +69,11 @@ describe.each(ledgers)('%s', (name, openLedger) => {
     await waitFor(async () => (await h.control.received()).length > 0, 'the upstream call');
     // While the operation is pending its text is in the ledger (it must be, to resume it).
     expect(await stored(operationId)).toContain(marker('Failed'));
-    if (name === 'SQLite') expect(onDisk(marker('Failed'))).toBe(true);
+    if (name.startsWith('SQLite')) expect(onDisk(marker('Failed'))).toBe(true);
     expect((await answer).body.error.code).toBe('quota_exceeded');
     expect(await stored(operationId)).not.toContain(marker('Failed'));
     // Gone from the file's bytes too, after the next scheduled WAL checkpoint (secure_delete zeroes freed space).
-    if (name === 'SQLite') await waitFor(() => !onDisk(marker('Failed')), 'the text to leave the SQLite files');
+    if (name.startsWith('SQLite')) await waitFor(() => !onDisk(marker('Failed')), 'the text to leave the SQLite files');
     await h.control.setBalances('demo', { detector: 1_000_000 });
   });
 
@@ -95,7 +98,8 @@ describe.each(ledgers)('%s', (name, openLedger) => {
     expect(record.expiredAt).toEqual(expect.any(String));
     expect(record.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(record.idempotencyKey).toBeTruthy();
-    if (name === 'SQLite') await waitFor(() => !onDisk(marker('Done')), 'the result to leave the SQLite files');
+    if (name.startsWith('SQLite')) await waitFor(() => !onDisk(marker('Done')), 'the result to leave the SQLite files');
+    if (name.includes('thread')) expect((h.bff.ledger as SqliteLedger).checkpointsRunIn).toBe('thread');
 
     const repeat = await h.call('/v1/detect', { operationId, text });
     expect(repeat.status).toBe(410);

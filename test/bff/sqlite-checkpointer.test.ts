@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -101,5 +101,94 @@ describe('SqliteCheckpointer (the ledger\'s checkpoints on a thread of their own
     const reopened = new SqliteLedger(ledgerFile);
     expect((await reopened.listMembers()).map((member) => member.name)).toEqual(['ada']);
     await reopened.close();
+  });
+});
+
+describe('SqliteCheckpointer: truncating the log and following the file', () => {
+  it('truncates the log on its thread when asked, waiting for a reader\'s old snapshot to end', async () => {
+    const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, onStopped: () => {} });
+    const reader = new Database(file);
+    try {
+      await writeRounds(1, async () => {});
+      reader.prepare('BEGIN').run();
+      reader.prepare('SELECT count(*) FROM rows').get(); // holds the snapshot of now
+      db.prepare('INSERT INTO rows (body) VALUES (?)').run('after the snapshot');
+      let done: boolean | undefined;
+      const truncation = checkpointer.truncate().then((result) => (done = result));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(done).toBeUndefined(); // the reader still needs the log
+      expect(size(`${file}-wal`)).toBeGreaterThan(0);
+      reader.prepare('COMMIT').run();
+      expect(await truncation).toBe(true);
+      expect(size(`${file}-wal`)).toBe(0);
+    } finally {
+      reader.close();
+      await checkpointer.stop();
+    }
+  });
+
+  it('gives up waiting after its timeout, and answers false once stopped', async () => {
+    const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, onStopped: () => {} });
+    const reader = new Database(file);
+    try {
+      await writeRounds(1, async () => {});
+      reader.prepare('BEGIN').run();
+      reader.prepare('SELECT count(*) FROM rows').get();
+      db.prepare('INSERT INTO rows (body) VALUES (?)').run('after the snapshot');
+      expect(await checkpointer.truncate(200)).toBe(false);
+      reader.prepare('COMMIT').run();
+    } finally {
+      reader.close();
+      await checkpointer.stop();
+    }
+    expect(await checkpointer.truncate()).toBe(false);
+  });
+
+  it('opens the file again when told: a file replaced under the same name is the one it then checkpoints', async () => {
+    const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, onStopped: () => {} });
+    try {
+      await writeRounds(1, async () => {});
+      expect(await until(() => checkpointer.checkpoints > 0)).toBe(true); // its thread has the old file open
+      // Another file takes the name (a restore from a backup: the old file and its log and
+      // index removed, the copy moved in), and a writer writes to it.
+      const replacement = path.join(dir, 'replacement.sqlite');
+      const other = new Database(replacement);
+      other.pragma('journal_mode = WAL');
+      other.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+      other.close();
+      db.close();
+      for (const name of [file, `${file}-wal`, `${file}-shm`]) rmSync(name, { force: true });
+      renameSync(replacement, file);
+      db = new Database(file);
+      db.pragma('wal_autocheckpoint = 0');
+      await writeRounds(1, async () => {});
+      expect(size(`${file}-wal`)).toBeGreaterThan(100_000);
+      // Still on the old file: its truncation leaves the new log as it is.
+      expect(await checkpointer.truncate()).toBe(true);
+      expect(size(`${file}-wal`)).toBeGreaterThan(100_000);
+      checkpointer.reopen();
+      expect(await checkpointer.truncate()).toBe(true);
+      expect(size(`${file}-wal`)).toBe(0);
+      expect(checkpointer.running).toBe(true);
+    } finally {
+      await checkpointer.stop();
+    }
+  });
+});
+
+describe('SqliteLedger with its checkpoints on a thread', () => {
+  it('truncates the log through the thread in the retention purge, and says where checkpoints run', async () => {
+    const ledgerFile = path.join(dir, 'bff.sqlite');
+    const ledger = new SqliteLedger(ledgerFile, { checkpointInThread: true });
+    try {
+      expect(ledger.checkpointsRunIn).toBe('thread');
+      for (let i = 0; i < 50; i++) await ledger.addMember({ id: `m_${i}`, name: `member ${i}`, tokenHash: `h${i}`, tokenPrefix: 'p', budgets: {} });
+      expect(size(`${ledgerFile}-wal`)).toBeGreaterThan(0);
+      await ledger.purgeSettled(new Date());
+      expect(size(`${ledgerFile}-wal`)).toBe(0);
+    } finally {
+      await ledger.close();
+    }
+    expect(new SqliteLedger(path.join(dir, 'plain.sqlite')).checkpointsRunIn).toBe('commit');
   });
 });

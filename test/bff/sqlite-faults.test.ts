@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -98,7 +98,8 @@ describe.runIf(root)('a full disk (a 3 MiB tmpfs)', () => {
   });
 });
 
-describe.runIf(root)('a read-only file system', () => {
+// With checkpoints on a thread, that thread starts again with the connection that recovers.
+for (const checkpoints of ['commit', 'thread'] as const) describe.runIf(root)(`a read-only file system (checkpoints: ${checkpoints})`, () => {
   it('starts, answers 503 ledger_unavailable saying the folder must be writable, recovers when it is', async () => {
     const disk = smallDisk('8m');
     const dataDir = path.join(disk, 'data');
@@ -110,7 +111,10 @@ describe.runIf(root)('a read-only file system', () => {
 
     const double = await startUpstreamDouble({ testMode: true });
     const logs = new LogCapture();
-    const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: dataDir, BFF_LEDGER_PROBE_SECONDS: '0.2', UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
+    const env = {
+      ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: dataDir, BFF_LEDGER_PROBE_SECONDS: '0.2', BFF_SQLITE_CHECKPOINTS: checkpoints,
+      UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary',
+    };
     const bff = await startBff(loadConfig(env), { logDestination: logs });
     try {
       const ready = await request(bff.url, '/readyz', undefined, null);
@@ -126,6 +130,11 @@ describe.runIf(root)('a read-only file system', () => {
       const done = await request(bff.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token);
       expect(done.status).toBe(200);
       expect((await upstreamControl(double.url).account('demo')).charged.detector).toBe(countWords(MIXED_TEXT));
+      const ledger = bff.ledger as SqliteLedger;
+      expect(ledger.checkpointsRunIn).toBe(checkpoints);
+      // The log is copied back and cut (by the thread when it runs) on the writable file.
+      await ledger.purgeSettled(new Date());
+      expect(statSync(path.join(dataDir, 'bff.sqlite-wal')).size).toBe(0);
     } finally {
       await bff.stop();
       await double.close();

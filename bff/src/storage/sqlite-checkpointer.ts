@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * Runs the SQLite ledger's WAL checkpoints on a thread of its own. SQLite checkpoints inside the
+ * Runs the SQLite ledger's WAL checkpoints on a thread of their own. SQLite checkpoints inside the
  * commit that crosses `wal_autocheckpoint` (1,000 pages): it copies the log into the database
  * file and waits for the disk twice, 7–10 ms on the event loop's thread every ~90 operations
  * (measured: the ledger's p99 when timed alone). The ledger's connection turns that off while this runs;
@@ -12,6 +12,8 @@ export class SqliteCheckpointer {
   readonly #worker: Worker;
   #stopped = false;
   #checkpoints = 0;
+  #nextTruncation = 0;
+  readonly #truncations = new Map<number, (done: boolean) => void>();
 
   /** `onStopped`: the thread failed or ended on its own; the ledger checkpoints itself again. */
   constructor(file: string, options: { intervalMs?: number; restartAboveBytes?: number; onStopped: (reason: string) => void }) {
@@ -24,11 +26,13 @@ export class SqliteCheckpointer {
     const stopped = (reason: string) => {
       if (this.#stopped) return;
       this.#stopped = true;
+      this.#settleTruncations(false);
       void this.#worker.terminate();
       options.onStopped(reason);
     };
-    this.#worker.on('message', (message: { checkpointed?: number; failed?: string }) => {
+    this.#worker.on('message', (message: { checkpointed?: number; truncated?: number; failed?: string }) => {
       if (message.failed !== undefined) stopped(`a checkpoint failed: ${message.failed}`);
+      else if (message.truncated !== undefined) this.#settleTruncation(message.truncated, true);
       else this.#checkpoints++;
     });
     // An error thrown by SQLite in the thread arrives as a plain object with its code.
@@ -45,10 +49,44 @@ export class SqliteCheckpointer {
     return !this.#stopped;
   }
 
+  /** The ledger opened its file again: the thread opens it again too (the name may now be another file). */
+  reopen(): void {
+    if (!this.#stopped) this.#worker.postMessage('reopen');
+  }
+
+  /**
+   * Copies the whole log into the database file and cuts the log to nothing, on the thread,
+   * retried at each tick while readers hold old snapshots. True once that is done; false if
+   * the thread stopped first or `timeoutMs` passed (it is still done at a later tick then).
+   */
+  truncate(timeoutMs = 10_000): Promise<boolean> {
+    if (this.#stopped) return Promise.resolve(false);
+    const id = this.#nextTruncation++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#settleTruncation(id, false), timeoutMs).unref();
+      this.#truncations.set(id, (done) => {
+        clearTimeout(timer);
+        resolve(done);
+      });
+      this.#worker.postMessage({ truncate: id });
+    });
+  }
+
+  #settleTruncation(id: number, done: boolean): void {
+    const settle = this.#truncations.get(id);
+    this.#truncations.delete(id);
+    settle?.(done);
+  }
+
+  #settleTruncations(done: boolean): void {
+    for (const id of [...this.#truncations.keys()]) this.#settleTruncation(id, done);
+  }
+
   /** Lets the thread finish its checkpoint and close its connection (2 s at most). */
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
+    this.#settleTruncations(false);
     // Referenced while stopping: a process that is shutting down must not end before it has.
     this.#worker.ref();
     const exited = new Promise((resolve) => this.#worker.once('exit', resolve));

@@ -139,6 +139,8 @@ export class SqliteLedger implements Ledger {
   readonly #synchronous: 'FULL' | 'NORMAL';
   #connection: Database.Database | undefined;
   #keySecret: Buffer | undefined;
+  readonly #checkpointInThread: boolean;
+  readonly #onCheckpointerStopped: ((reason: string) => void) | undefined;
   #checkpointer: SqliteCheckpointer | undefined;
   #closed = false;
   readonly #batch: WriteBatch;
@@ -153,6 +155,8 @@ export class SqliteLedger implements Ledger {
     this.#log = options.onPermissionsNarrowed;
     this.#busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     this.#synchronous = options.synchronous ?? 'FULL';
+    this.#onCheckpointerStopped = options.onCheckpointerStopped;
+    this.#checkpointInThread = Boolean(options.checkpointInThread) && file !== ':memory:';
     this.#batch = new WriteBatch(() => this.#db, this.#synchronous);
     if (file !== ':memory:') {
       // SQLite gives the -wal and -shm files the database file's mode, so a 0600 database keeps them private.
@@ -165,15 +169,11 @@ export class SqliteLedger implements Ledger {
     } catch (error) {
       if (!classifyLedgerError(error)) throw error;
     }
-    if (options.checkpointInThread && file !== ':memory:') {
-      this.#checkpointer = new SqliteCheckpointer(file, {
-        onStopped: (reason) => {
-          this.#connection?.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
-          options.onCheckpointerStopped?.(reason);
-        },
-      });
-      this.#connection?.pragma('wal_autocheckpoint = 0');
-    }
+  }
+
+  /** Where the WAL checkpoints run now: on their thread, or inside commits (as asked, or because the thread stopped). */
+  get checkpointsRunIn(): 'thread' | 'commit' {
+    return this.#checkpointer?.running ? 'thread' : 'commit';
   }
 
   get #db(): Database.Database {
@@ -192,14 +192,35 @@ export class SqliteLedger implements Ledger {
       db.pragma('synchronous = FULL');
       migrate(db);
       db.pragma(`synchronous = ${this.#synchronous}`);
-      if (this.#checkpointer?.running) db.pragma('wal_autocheckpoint = 0');
       this.#keySecret = Buffer.from((db.prepare(KEY_SECRET_QUERY).get() as { value: string }).value, 'hex');
     } catch (error) {
       db.close();
       throw error;
     }
     if (this.#file !== ':memory:') for (const suffix of ['-wal', '-shm']) ensurePrivateFile(this.#file + suffix, this.#log);
+    if (this.#checkpointInThread) this.#checkpointsFollow(db);
     return db;
+  }
+
+  /**
+   * The checkpoint thread follows the connection: started with the first one that opens (or
+   * again, if it had stopped), told to open the file again with every later one (the name may
+   * now be another file: one replaced, or one that became writable again).
+   */
+  #checkpointsFollow(db: Database.Database): void {
+    if (this.#checkpointer?.running) {
+      this.#checkpointer.reopen();
+    } else {
+      const checkpointer: SqliteCheckpointer = new SqliteCheckpointer(this.#file, {
+        onStopped: (reason) => {
+          if (this.#checkpointer !== checkpointer) return;
+          this.#connection?.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+          this.#onCheckpointerStopped?.(reason);
+        },
+      });
+      this.#checkpointer = checkpointer;
+    }
+    db.pragma('wal_autocheckpoint = 0');
   }
 
   /** Drops a connection that can no longer write (opened while the file was read-only), to open it again. */
@@ -368,8 +389,9 @@ export class SqliteLedger implements Ledger {
                            AND parent.operation_id = operations.parent_operation_id AND parent.state = 'pending')`,
     ).run(new Date().toISOString(), settledBefore.toISOString());
     // Old page versions (texts included) live on in the write-ahead log until a checkpoint
-    // copies the new ones over and the log is truncated.
-    this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    // copies the new ones over and the log is truncated: on the checkpoint thread when it
+    // runs (copying the log holds no request), else here.
+    if (!(await this.#checkpointer?.truncate()) && !this.#checkpointer?.running) this.#db.pragma('wal_checkpoint(TRUNCATE)');
     return changes;
   }
 
