@@ -131,6 +131,8 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     await ledger.failOperation('m_b', 'b4', { status: 402, error: { code: 'quota_exceeded', message: 'no words' } });
     expect(await ledger.reopenOperation('m_b', 'b3', '{"text":"again"}', 15)).toMatchObject({ status: 'inserted' });
     expect(await ledger.findOperation('m_b', 'b3')).toMatchObject({ state: 'pending', error: null });
+    // Reopened already (by another request or instance): said so, and nothing reserved twice.
+    expect(await ledger.reopenOperation('m_b', 'b3', '{"text":"again"}', 15)).toEqual({ status: 'changed' });
     expect(await ledger.budgetUsage('m_b')).toEqual({ detector: 100, humanizer: 5000, plagiarism: 0 });
     expect((await ledger.wordsCharged('m_b')).detector).toBe(85);
   });
@@ -163,9 +165,11 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect((await ledger.findOperation('m_1', 'r-pending'))?.requestBody).not.toBeNull();
     // The completed parts of the failed and of the pending document stay charged.
     expect((await ledger.wordsCharged('m_1')).detector).toBe(charged.detector + 7 + 3 + 3);
-    // A reduced failure is never reopened.
-    await ledger.reopenOperation('m_1', 'r-fail', '{}', 1);
+    // A reduced failure is never reopened, and the caller hears that it was not.
+    expect(await ledger.reopenOperation('m_1', 'r-fail', '{}', 1)).toEqual({ status: 'changed' });
     expect((await ledger.findOperation('m_1', 'r-fail'))?.state).toBe('failed');
+    // A failed document is reduced with its parts, and only then: its completed part stayed above.
+    expect(await ledger.findOperation('m_1', 'r-doc#0')).toMatchObject({ expiredAt: expect.any(String), result: null });
   });
 
   it('answers each operation of one turn on its own (written together): new, stored before, the same twice, over budget', async () => {

@@ -59,3 +59,20 @@ it('the same operation sent to both instances at once is charged once', async ()
   const usage = await request(instances[1]!.url, '/v1/usage', undefined, token);
   expect(usage.body.products.detector.wordsCharged).toBe(2 * countWords(MIXED_TEXT));
 });
+
+it('a failed operation repeated on both instances at once runs again once: the instance that did not reopen it follows the one that did', async () => {
+  const control = upstreamControl(double.url);
+  await control.reset();
+  const operationId = newOperationId();
+  await control.setBalances('demo', { detector: 1 });
+  expect((await request(instances[0]!.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)).body.error.code).toBe('quota_exceeded');
+  await control.setBalances('demo', { detector: 1_000_000 });
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all(instances.map((instance) => request(instance.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)));
+    for (const answer of answers) expect(answer.status).toBe(200);
+    expect(answers[0]!.body.result).toEqual(answers[1]!.body.result);
+  }
+  const account = await control.account('demo');
+  expect(account.charged.detector).toBe(countWords(MIXED_TEXT));
+  expect(account.providerRuns.detector).toBe(1);
+});

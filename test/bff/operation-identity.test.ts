@@ -59,3 +59,24 @@ describe('operation identity while a call is in flight', () => {
     expect((await h.control.received()).length).toBe(1);
   });
 });
+
+describe('operation identity when the stored work and other work arrive together', () => {
+  it('answers exact repeats of the stored work from the ledger while requests with other work under the id are refused', async () => {
+    // A mistaken request under the id is in flight (being looked up in the ledger) when exact
+    // repeats arrive: the repeats must not be refused for the mistaken request's work.
+    for (let round = 0; round < 5; round++) {
+      const operationId = newOperationId();
+      const text = `Alpha text ${round}. ${AI_SENTENCE}`;
+      const first = await h.call('/v1/detect', { operationId, text });
+      expect(first.status).toBe(200);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => h.call('/v1/detect', { operationId, text: i % 2 === 0 ? `${text} Changed.` : text })),
+      );
+      answers.forEach((answer, i) => {
+        if (i % 2 === 0) expect(answer.body.error?.code).toBe('operation_id_reused');
+        else expect(answer.body).toEqual({ ...first.body, replayed: true });
+      });
+    }
+    expect((await h.control.received()).length).toBe(5);
+  });
+});

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countWords } from '@redline/shared';
@@ -150,6 +151,78 @@ describe('a large document that fails part-way (SQLite)', () => {
       const account = await h.control.account('demo');
       expect(account.charged.detector).toBe(countWords(text));
       expect(account.providerRuns.detector).toBe(3);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+});
+
+const documentSchema = `${schema}_documents`;
+afterAll(() => dropSchema(documentSchema));
+const documentLedgers = ledgers.map(([name, open, env]) => [name, open && (() => PostgresLedger.open(POSTGRES_URL, documentSchema)), env] as const);
+
+describe.each(documentLedgers)('a failed large document and the purge (%s)', (name, openLedger, ledgerEnv) => {
+  const documentText = () => {
+    const paragraphs: string[] = [];
+    while (paragraphs.join('\n\n').length < 330_000) paragraphs.push(MIXED_TEXT);
+    return paragraphs.join('\n\n');
+  };
+  const partWords = (text: string) => countWords(splitDocument(text).parts[0]!.text);
+
+  it('keeps the completed parts of a document that can still be repeated: a repeat after a purge merges them, each part charged once', async () => {
+    let clockOffset = 0;
+    const h = await startHarness({
+      env: { BFF_PART_CONCURRENCY: '1', BFF_RESULT_RETENTION_HOURS: '24', BFF_PURGE_INTERVAL_SECONDS: '0.2', ...ledgerEnv },
+      ledger: openLedger ? await openLedger() : undefined,
+      now: () => Date.now() + clockOffset,
+    });
+    try {
+      const text = documentText();
+      const operationId = newOperationId();
+      // Enough words for the first part only. The second part is first told to wait 2 s (429),
+      // so the document fails (402) at least 2 s after its first part completed.
+      await h.control.setBalances('demo', { detector: partWords(text) + 10 });
+      await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 1 } }, { fault: { kind: 'status', status: 429, retryAfterSeconds: 2 } }]);
+      const firstTry = Date.now();
+      expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
+      // The retention period has passed for the first part's completion, not for the document's settlement.
+      clockOffset = 24 * HOUR - (Date.now() - (firstTry + 1000));
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const member = (await h.bff.ledger.memberByTokenHash(hashToken(h.token)))!;
+      const parts = await h.bff.ledger.partsOf(member.id, operationId);
+      expect(parts[0]).toMatchObject({ state: 'completed', expiredAt: null });
+      expect(parts[0]!.result).not.toBeNull();
+
+      await h.control.setBalances('demo', { detector: 10_000_000 });
+      const repeated = await h.call('/v1/detect', { operationId, text });
+      expect(repeated.status).toBe(200);
+      expect(repeated.body.wordsCharged).toBe(countWords(text));
+      expect((await h.control.account('demo')).charged.detector).toBe(countWords(text));
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
+  it.runIf(name === 'SQLite')('answers 410 for a document whose completed part a purge took (as an older version did), sending nothing more', async () => {
+    const h = await startHarness({ env: { BFF_PART_CONCURRENCY: '1' } });
+    try {
+      const text = documentText();
+      const operationId = newOperationId();
+      await h.control.setBalances('demo', { detector: partWords(text) + 10 });
+      expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
+      const file = new Database(path.join(h.dataDir, 'bff.sqlite'));
+      file.prepare(`UPDATE operations SET result = NULL, expired_at = ? WHERE parent_operation_id = ? AND state = 'completed'`).run(new Date().toISOString(), operationId);
+      file.close();
+      const sent = (await h.control.received()).length;
+
+      await h.control.setBalances('demo', { detector: 10_000_000 });
+      const repeated = await h.call('/v1/detect', { operationId, text });
+      expect(repeated.status).toBe(410);
+      expect(repeated.body.error.code).toBe('result_expired');
+      expect((await h.control.received()).length).toBe(sent);
+      const member = (await h.bff.ledger.memberByTokenHash(hashToken(h.token)))!;
+      expect(await h.bff.ledger.findOperation(member.id, operationId)).toMatchObject({ state: 'failed', requestBody: null });
+      expect((await h.call('/v1/detect', { operationId, text })).status).toBe(410);
     } finally {
       await h.close();
     }

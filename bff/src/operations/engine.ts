@@ -44,6 +44,12 @@ interface Settled {
 interface Running {
   fingerprint: string;
   settled: Promise<Settled>;
+  /**
+   * Whether the ledger holds this call's work under the id, once it has said so (false when it
+   * holds other work, or could not be asked). Until then another work's request cannot be told
+   * from the stored one: it waits.
+   */
+  owns: Promise<boolean>;
 }
 
 /** Errors that a repeat of the operation id cannot change: answered again from the ledger. */
@@ -155,12 +161,16 @@ export class OperationEngine {
     const key = `${member.id}\u0000${input.operationId}`;
     const body = upstreamBody(input);
     const fingerprint = fingerprintOf(input.product, body);
-    const running = this.#inflight.get(key);
-    if (running && running.fingerprint !== fingerprint) throw operationIdReused(input.operationId);
-    const settled = running
-      ? { ...(await running.settled), replayed: true }
-      : await this.#track(key, fingerprint, this.#start(member, input, body, fingerprint));
-    return this.#outcome(settled);
+    for (;;) {
+      const running = this.#inflight.get(key);
+      if (!running) return this.#outcome(await this.#track(key, fingerprint, (owns) => this.#start(member, input, body, fingerprint, owns)));
+      if (running.fingerprint === fingerprint) return this.#outcome({ ...(await running.settled), replayed: true });
+      // Other work under this id is in flight. Refused only once the ledger says that work is
+      // the id's: the call in flight may be a request the ledger is about to refuse itself.
+      if (await running.owns) throw operationIdReused(input.operationId);
+      await running.settled.catch(() => {});
+      if (this.#inflight.get(key) === running) this.#inflight.delete(key);
+    }
   }
 
   /** Resumes operations a crash or a deadline left pending, with their original keys and bytes. */
@@ -170,7 +180,7 @@ export class OperationEngine {
       const key = `${record.memberId}\u0000${record.operationId}`;
       if (this.#inflight.has(key)) continue;
       this.options.logger.info({ operationId: record.operationId, product: record.product }, 'resuming pending operation');
-      this.#track(key, record.fingerprint, this.#execute(record)).catch(() => {
+      this.#track(key, record.fingerprint, (owns) => (owns(true), this.#execute(record))).catch(() => {
         // The outcome is in the ledger; a client repeat will see it.
       });
     }
@@ -187,15 +197,25 @@ export class OperationEngine {
     this.#activity.stop();
   }
 
-  #track(key: string, fingerprint: string, promise: Promise<Settled>): Promise<Settled> {
-    this.#inflight.set(key, { fingerprint, settled: promise });
-    void promise.finally(() => this.#inflight.delete(key)).catch(() => {});
-    return promise;
+  /** Runs `call` as the id's call in flight; `call` tells `owns` whether the ledger holds its work (false if it throws first). */
+  #track(key: string, fingerprint: string, call: (owns: (value: boolean) => void) => Promise<Settled>): Promise<Settled> {
+    let owns!: (value: boolean) => void;
+    const running: Running = { fingerprint, owns: new Promise((resolve) => (owns = resolve)), settled: Promise.resolve(undefined as never) };
+    this.#inflight.set(key, running);
+    running.settled = call(owns);
+    void running.settled
+      .finally(() => {
+        owns(false);
+        if (this.#inflight.get(key) === running) this.#inflight.delete(key);
+      })
+      .catch(() => {});
+    return running.settled;
   }
 
-  async #start(member: MemberRecord, input: OperationInput, body: string, fingerprint: string): Promise<Settled> {
+  async #start(member: MemberRecord, input: OperationInput, body: string, fingerprint: string, owns: (value: boolean) => void, decidedBefore = false): Promise<Settled> {
     const { ledger } = this.options;
     const opened = await this.#open(member, input, body, fingerprint);
+    owns(opened.record.fingerprint === fingerprint);
     // A single operation this request just stored: no parts to look up, its first attempt already counted.
     if (opened.status === 'inserted') return this.#execute(opened.record, input.text, !opened.document);
     let record = opened.record;
@@ -206,7 +226,14 @@ export class OperationEngine {
       throw new HttpError(record.error.status, record.error.error);
     }
     if (record.state === 'failed') {
-      this.#checkReservation(input, await ledger.reopenOperation(member.id, input.operationId, body, documentWords(input.text).words));
+      const reopened = await ledger.reopenOperation(member.id, input.operationId, body, documentWords(input.text).words);
+      if (reopened.status === 'changed') {
+        // Since it was read, another request or instance reopened it, or the purge took it:
+        // decided again from what the ledger holds now (once; a second change is answered as busy).
+        if (decidedBefore) throw upstreamErrors.busy(1);
+        return this.#start(member, input, body, fingerprint, owns, true);
+      }
+      this.#checkReservation(input, reopened);
       record = { ...record, state: 'pending', error: null, requestBody: body };
     }
     return this.#execute(record, input.text);
@@ -392,6 +419,14 @@ export class OperationEngine {
   async #executeDocument(parent: OperationRecord, parts: OperationRecord[], text?: string): Promise<OperationRecord> {
     const { ledger, partConcurrency, forwarder, logger } = this.options;
     if (parent.state === 'completed') return parent;
+    if (parts.some((part) => part.state === 'completed' && part.expiredAt !== null)) {
+      // A part's result is gone (purged by a version that did not keep a failed document's parts
+      // with it): the document cannot be merged, and no other part is sent or charged for it.
+      const error = this.#expired();
+      const charged = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
+      await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
+      throw error;
+    }
     const input = inputFromBody(parent.product, parent.operationId, parent.requestBody!);
     const document = splitDocument(text ?? input.text);
     const done: OperationRecord[] = new Array(parts.length);

@@ -102,6 +102,9 @@ export type NewOperation = Pick<
  */
 export type InsertResult = { status: 'inserted' } | { status: 'over_budget'; remainingWords: number };
 
+/** How reopening a failure went; `changed`: it was no longer a kept failure (reopened meanwhile by another request or instance, or purged). */
+export type ReopenResult = InsertResult | { status: 'changed' };
+
 /**
  * How opening an operation went: the stored record either way (the new one, or the one
  * stored before under this member and operation id, whoever inserted it), or a refusal.
@@ -151,7 +154,7 @@ export interface Ledger {
    * Puts a settled failure back to pending to run it again, with its request bytes (dropped
    * when it failed; the client's repeat brings the same text) and its words reserved anew.
    */
-  reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<InsertResult>;
+  reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult>;
   /** The parts of a large document's operation, in order. */
   partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]>;
   /** Counts an attempt beyond the one a single operation's insert counted. */

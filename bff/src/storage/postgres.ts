@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, StoredError } from './ledger.ts';
+import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, ReopenResult, StoredError } from './ledger.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
@@ -446,14 +446,14 @@ export class PostgresLedger implements Ledger {
     }
   }
 
-  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<InsertResult> {
+  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult> {
     try {
-      await this.pool.query(
+      const { rowCount } = await this.pool.query(
         `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = $2, updated_at = clock_timestamp()
          WHERE member_id = $3 AND operation_id = $4 AND state = 'failed' AND expired_at IS NULL`,
         [requestBody, wordsReserved, memberId, operationId],
       );
-      return { status: 'inserted' };
+      return rowCount ? { status: 'inserted' } : { status: 'changed' };
     } catch (error) {
       if (!isBudgetRefusal(error)) throw error;
       const { rows } = await this.pool.query<{ product: Product }>('SELECT product FROM operations WHERE member_id = $1 AND operation_id = $2', [memberId, operationId]);
@@ -506,8 +506,9 @@ export class PostgresLedger implements Ledger {
     const { rowCount } = await this.pool.query(
       `UPDATE operations o SET result = NULL, error = NULL, request_body = NULL, expired_at = clock_timestamp()
        WHERE state <> 'pending' AND expired_at IS NULL AND updated_at < $1
-         AND NOT EXISTS (SELECT 1 FROM operations parent WHERE parent.member_id = o.member_id
-                           AND parent.operation_id = o.parent_operation_id AND parent.state = 'pending')`,
+         AND (o.parent_operation_id IS NULL OR EXISTS (
+               SELECT 1 FROM operations parent WHERE parent.member_id = o.member_id AND parent.operation_id = o.parent_operation_id
+                 AND parent.state <> 'pending' AND (parent.expired_at IS NOT NULL OR parent.updated_at < $1)))`,
       [settledBefore],
     );
     return rowCount ?? 0;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, InsertResult, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, StoredError } from './ledger.ts';
+import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, ReopenResult, StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type PermissionLog } from './private-files.ts';
@@ -320,14 +320,14 @@ export class SqliteLedger implements Ledger {
     }
   }
 
-  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<InsertResult> {
+  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult> {
     const reopen = this.#sql(
       `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = ?, updated_at = ?
        WHERE member_id = ? AND operation_id = ? AND state = 'failed' AND expired_at IS NULL`,
     );
     try {
-      reopen.run(requestBody, wordsReserved, new Date().toISOString(), memberId, operationId);
-      return { status: 'inserted' };
+      const { changes } = reopen.run(requestBody, wordsReserved, new Date().toISOString(), memberId, operationId);
+      return changes > 0 ? { status: 'inserted' } : { status: 'changed' };
     } catch (error) {
       if (!isBudgetRefusal(error)) throw error;
       const product = (this.#sql('SELECT product FROM operations WHERE member_id = ? AND operation_id = ?').get(memberId, operationId) as { product: Product }).product;
@@ -383,11 +383,12 @@ export class SqliteLedger implements Ledger {
 
   async purgeSettled(settledBefore: Date): Promise<number> {
     const { changes } = this.#sql(
-      `UPDATE operations SET result = NULL, error = NULL, request_body = NULL, expired_at = ?
-       WHERE state <> 'pending' AND expired_at IS NULL AND updated_at < ?
-         AND NOT EXISTS (SELECT 1 FROM operations parent WHERE parent.member_id = operations.member_id
-                           AND parent.operation_id = operations.parent_operation_id AND parent.state = 'pending')`,
-    ).run(new Date().toISOString(), settledBefore.toISOString());
+      `UPDATE operations SET result = NULL, error = NULL, request_body = NULL, expired_at = @now
+       WHERE state <> 'pending' AND expired_at IS NULL AND updated_at < @cutoff
+         AND (parent_operation_id IS NULL OR EXISTS (
+               SELECT 1 FROM operations parent WHERE parent.member_id = operations.member_id AND parent.operation_id = operations.parent_operation_id
+                 AND parent.state <> 'pending' AND (parent.expired_at IS NOT NULL OR parent.updated_at < @cutoff)))`,
+    ).run({ now: new Date().toISOString(), cutoff: settledBefore.toISOString() });
     // Old page versions (texts included) live on in the write-ahead log until a checkpoint
     // copies the new ones over and the log is truncated: on the checkpoint thread when it
     // runs (copying the log holds no request), else here.
