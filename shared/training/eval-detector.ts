@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeModel, type DetectorWeightsFile } from '../src/analysis/detector/model.ts';
 import type { LabelledText } from './corpus.ts';
-import { FOLDS, leaveOneCorpusOut, leaveOneGeneratorOut, loadTexts, sentenceLogits, type HeldOutRun } from './experiments.ts';
+import { FOLDS, baselineFolds, leaveOneCorpusOut, leaveOneGeneratorOut, loadTexts, sentenceLogits, sourceGroupFolds, type HeldOutRun } from './experiments.ts';
 import { auroc, tprAtFpr, type Scored } from './metrics.ts';
 
 /**
@@ -104,13 +104,16 @@ log('leave one generator out:');
 const logo = collect(leaveOneGeneratorOut(texts, log));
 log('leave one corpus out:');
 const loco = collect(leaveOneCorpusOut(texts, log));
+log('source-group folds, every generator seen:');
+const folds = collect(sourceGroupFolds(texts, log)).get('folds');
+const baseline = collect(baselineFolds(texts, log)).get('folds');
 const inSample: Predictions = new Map(texts.map((t) => [t.id, sentenceLogits(decodeModel(shipped), t)]));
 
 const lines: string[] = [];
 lines.push(`Detector evaluation (\`npm run eval:detector\`, ${new Date().toISOString().slice(0, 10)}; corpus: ${texts.length} texts). Documents are scored by the length-weighted mean sentence logit; "ai% AUROC" ranks them by the contract's ai_percentage instead. "Spliced" texts interleave runs of 2-5 sentences from a human and a machine text of the held-out corpus, so a sentence's neighbours often disagree with it: that column measures whether a sentence's score is about the sentence rather than its company.`);
 lines.push('');
-lines.push('| generator | corpus | AI texts | LOGO doc AUROC | LOGO ai% AUROC | LOGO TPR @1% FPR | LOGO TPR @10% FPR | LOGO sentence AUROC | LOCO doc AUROC | LOCO TPR @1% FPR | LOCO TPR @10% FPR | LOCO sentence AUROC | LOCO spliced sentence AUROC | in-sample doc / sentence AUROC |');
-lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+lines.push('| generator | corpus | AI texts | LOGO doc AUROC | LOGO ai% AUROC | LOGO TPR @1% FPR | LOGO TPR @10% FPR | LOGO sentence AUROC | LOCO doc AUROC | LOCO TPR @1% FPR | LOCO TPR @10% FPR | LOCO sentence AUROC | LOCO spliced sentence AUROC | seen generators: doc / sentence AUROC | plain bag-of-n-grams baseline, seen generators: doc / sentence AUROC | in-sample doc / sentence AUROC |');
+lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const means: number[][] = [];
 for (const generator of generators) {
   const corpora = corporaOf(generator);
@@ -119,15 +122,17 @@ for (const generator of generators) {
   const held = figures(generator, logo.get(generator), logo.get(generator));
   const cross = figures(generator, loco.get(docCorpus), loco.get(sentenceCorpus));
   const own = figures(generator, inSample, inSample);
+  const seen = figures(generator, folds, folds);
+  const plain = figures(generator, baseline, baseline);
   const spliced = auroc(splicedByGenerator.get(generator) ?? []);
-  means.push([held.docAuroc, held.aiPercentageAuroc, held.tpr1, held.tpr10, held.sentenceAuroc, cross.docAuroc, cross.tpr1, cross.tpr10, cross.sentenceAuroc, spliced]);
+  means.push([held.docAuroc, held.aiPercentageAuroc, held.tpr1, held.tpr10, held.sentenceAuroc, cross.docAuroc, cross.tpr1, cross.tpr10, cross.sentenceAuroc, spliced, seen.docAuroc, seen.sentenceAuroc, plain.docAuroc, plain.sentenceAuroc]);
   lines.push(
-    `| ${generator} | ${corpora.join(', ')} | ${held.documents} | ${f3(held.docAuroc)} | ${f3(held.aiPercentageAuroc)} | ${pct(held.tpr1)} | ${pct(held.tpr10)} | ${f3(held.sentenceAuroc)} | ${f3(cross.docAuroc)} | ${pct(cross.tpr1)} | ${pct(cross.tpr10)} | ${f3(cross.sentenceAuroc)} | ${f3(spliced)} | ${f3(own.docAuroc)} / ${f3(own.sentenceAuroc)} |`,
+    `| ${generator} | ${corpora.join(', ')} | ${held.documents} | ${f3(held.docAuroc)} | ${f3(held.aiPercentageAuroc)} | ${pct(held.tpr1)} | ${pct(held.tpr10)} | ${f3(held.sentenceAuroc)} | ${f3(cross.docAuroc)} | ${pct(cross.tpr1)} | ${pct(cross.tpr10)} | ${f3(cross.sentenceAuroc)} | ${f3(spliced)} | ${f3(seen.docAuroc)} / ${f3(seen.sentenceAuroc)} | ${f3(plain.docAuroc)} / ${f3(plain.sentenceAuroc)} | ${f3(own.docAuroc)} / ${f3(own.sentenceAuroc)} |`,
   );
 }
 const mean = (column: number) => means.map((row) => row[column]!).filter((v) => !Number.isNaN(v)).reduce((sum, v, _, all) => sum + v / all.length, 0);
 lines.push(
-  `| **mean** | | | ${f3(mean(0))} | ${f3(mean(1))} | ${pct(mean(2))} | ${pct(mean(3))} | ${f3(mean(4))} | ${f3(mean(5))} | ${pct(mean(6))} | ${pct(mean(7))} | ${f3(mean(8))} | ${f3(mean(9))} | |`,
+  `| **mean** | | | ${f3(mean(0))} | ${f3(mean(1))} | ${pct(mean(2))} | ${pct(mean(3))} | ${f3(mean(4))} | ${f3(mean(5))} | ${pct(mean(6))} | ${pct(mean(7))} | ${f3(mean(8))} | ${f3(mean(9))} | ${f3(mean(10))} / ${f3(mean(11))} | ${f3(mean(12))} / ${f3(mean(13))} | |`,
 );
 
 // How the shipped calibration's 0.5 behaves on held-out sentences.

@@ -1,4 +1,4 @@
-import { LANGUAGE_BUCKETS, sentenceDotProducts, withLanguage, type LanguageTables } from '../src/analysis/detector/features.ts';
+import { LANGUAGE_BUCKETS, sentenceDotProducts, withLanguage, type LanguageTables, type SentenceGrams, type SparseVector } from '../src/analysis/detector/features.ts';
 import { decodeTable, decodeWeights, encodeTable, encodeWeights } from '../src/analysis/detector/model.ts';
 import { foldOf, labelText, readRows, type LabelledText } from './corpus.ts';
 import { DEFAULT_TRAIN_OPTIONS, trainLogistic, type TrainOptions } from './logistic.ts';
@@ -170,5 +170,51 @@ export function* leaveOneCorpusOut(texts: readonly LabelledText[], log: (line: s
       logits: new Map(test.map((t) => [t.id, sentenceLogits(detector, t)])),
       spliced: { texts: spliced, logits: new Map(spliced.map((t) => [t.id, sentenceLogits(detector, t)])) },
     };
+  }
+}
+
+/**
+ * Source-group folds with every generator seen in training: train on the other folds, predict
+ * this one. No text of a held-out source group (prompt, human start) is seen, but its generator
+ * and genre are: the figure a plain train/test split of one data set gives.
+ */
+export function* sourceGroupFolds(texts: readonly LabelledText[], log: (line: string) => void): Generator<HeldOutRun> {
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const inFold = (t: LabelledText) => foldOf(t.group, FOLDS) === fold;
+    const train = texts.filter((t) => !inFold(t));
+    const test = texts.filter(inFold);
+    const started = Date.now();
+    const detector = trainQuantised(train);
+    log(`  fold ${fold}: trained on ${train.length} texts, testing ${test.length} (${Date.now() - started} ms)`);
+    yield { name: `fold ${fold}`, heldOut: { kind: 'none', value: 'folds' }, logits: new Map(test.map((t) => [t.id, sentenceLogits(detector, t)])) };
+  }
+}
+
+/**
+ * The baseline the shipped model is compared with: a plain bag of n-grams per sentence (the
+ * sentence's own word unigrams and bigrams, unit length, and a bias), no context, no style, no
+ * word tables, trained by the same trainer.
+ */
+export function ownNgramsVector(sentences: readonly SentenceGrams[], at: number): SparseVector {
+  const own = sentences[at]!.ownBuckets;
+  const value = own.length === 0 ? 0 : 1 / Math.sqrt(own.length);
+  return { indices: Int32Array.of(0, ...own), values: Float32Array.of(1, ...Array.from(own, () => value)) };
+}
+
+/** The baseline (ownNgramsVector) on the source-group folds, every generator seen. */
+export function* baselineFolds(texts: readonly LabelledText[], log: (line: string) => void): Generator<HeldOutRun> {
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const inFold = (t: LabelledText) => foldOf(t.group, FOLDS) === fold;
+    const started = Date.now();
+    const weights = trainLogistic(texts.filter((t) => !inFold(t)), DEFAULT_TRAIN_OPTIONS, ownNgramsVector);
+    const logit = (t: LabelledText, at: number) => {
+      const { indices, values } = ownNgramsVector(t.grams, at);
+      let z = 0;
+      for (let i = 0; i < indices.length; i++) z += weights[indices[i]!]! * values[i]!;
+      return z;
+    };
+    const test = texts.filter(inFold);
+    log(`  baseline, fold ${fold} (${Date.now() - started} ms)`);
+    yield { name: `baseline fold ${fold}`, heldOut: { kind: 'none', value: 'folds' }, logits: new Map(test.map((t) => [t.id, t.sentences.map((_, at) => logit(t, at))])) };
   }
 }

@@ -1,4 +1,4 @@
-import { FEATURE_BUCKETS, sentenceVector } from '../src/analysis/detector/features.ts';
+import { FEATURE_BUCKETS, sentenceVector, type SentenceGrams, type SparseVector } from '../src/analysis/detector/features.ts';
 import type { LabelledText } from './corpus.ts';
 
 /**
@@ -26,7 +26,12 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-export function trainLogistic(texts: readonly LabelledText[], options: TrainOptions = DEFAULT_TRAIN_OPTIONS): Float32Array {
+/** `vectorOf`: the features of a sentence among its text's (the shipped model's by default; a baseline's in evaluation). */
+export function trainLogistic(
+  texts: readonly LabelledText[],
+  options: TrainOptions = DEFAULT_TRAIN_OPTIONS,
+  vectorOf: (sentences: readonly SentenceGrams[], at: number) => SparseVector = sentenceVector,
+): Float32Array {
   const items: Array<readonly [text: number, sentence: number]> = [];
   let positives = 0;
   texts.forEach((text, t) => {
@@ -54,7 +59,7 @@ export function trainLogistic(texts: readonly LabelledText[], options: TrainOpti
     }
     for (const [t, s] of items) {
       const text = texts[t]!;
-      const { indices, values } = sentenceVector(text.grams, s);
+      const { indices, values } = vectorOf(text.grams, s);
       let z = 0;
       for (let k = 0; k < indices.length; k++) z += weights[indices[k]!]! * values[k]!;
       const label = text.sentenceLabels[s]!;

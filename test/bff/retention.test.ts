@@ -203,6 +203,27 @@ describe.each(documentLedgers)('a failed large document and the purge (%s)', (na
     }
   }, 60_000);
 
+  it.runIf(name === 'SQLite')('runs again a failed part a purge took (as an older version did), which then counts as kept', async () => {
+    const h = await startHarness({ env: { BFF_PART_CONCURRENCY: '1' } });
+    try {
+      const text = documentText();
+      const operationId = newOperationId();
+      await h.control.setBalances('demo', { detector: partWords(text) + 10 });
+      expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
+      const file = new Database(path.join(h.dataDir, 'bff.sqlite'));
+      file.prepare(`UPDATE operations SET expired_at = ? WHERE parent_operation_id = ? AND state = 'failed'`).run(new Date().toISOString(), operationId);
+      file.close();
+
+      await h.control.setBalances('demo', { detector: 10_000_000 });
+      expect((await h.call('/v1/detect', { operationId, text })).status).toBe(200);
+      const member = (await h.bff.ledger.memberByTokenHash(hashToken(h.token)))!;
+      const parts = await h.bff.ledger.partsOf(member.id, operationId);
+      expect(parts.map((part) => [part.state, part.expiredAt])).toEqual([['completed', null], ['completed', null], ['completed', null]]);
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
   it.runIf(name === 'SQLite')('answers 410 for a document whose completed part a purge took (as an older version did), sending nothing more', async () => {
     const h = await startHarness({ env: { BFF_PART_CONCURRENCY: '1' } });
     try {

@@ -157,11 +157,12 @@ export class OperationEngine {
   }
 
   async run(member: MemberRecord, input: OperationInput): Promise<OperationOutcome> {
-    if (this.#closing) throw HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds.', { retryAfterSeconds: 5 });
     const key = `${member.id}\u0000${input.operationId}`;
     const body = upstreamBody(input);
     const fingerprint = fingerprintOf(input.product, body);
     for (;;) {
+      // Checked again after each wait: a drain that began meanwhile does not wait for new calls.
+      if (this.#closing) throw HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds.', { retryAfterSeconds: 5 });
       const running = this.#inflight.get(key);
       if (!running) return this.#outcome(await this.#track(key, fingerprint, (owns) => this.#start(member, input, body, fingerprint, owns)));
       if (running.fingerprint === fingerprint) return this.#outcome({ ...(await running.settled), replayed: true });

@@ -178,7 +178,7 @@ export const COMPLETE_OPERATIONS = {
   name: 'redline_complete_operations',
   text: `UPDATE operations o SET state = 'completed', result = v.result::jsonb, source = v.source, error = NULL,
            words_charged = v.words_charged, request_body = NULL, accepted_key = v.accepted_key,
-           accepted_key_source = v.accepted_key_source, updated_at = clock_timestamp()
+           accepted_key_source = v.accepted_key_source, updated_at = clock_timestamp(), expired_at = NULL
          FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
            AS v (result, source, words_charged, accepted_key, accepted_key_source, member_id, operation_id),
            ${WITHOUT_WAITING_FOR_DISK}

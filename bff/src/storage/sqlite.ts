@@ -360,7 +360,7 @@ export class SqliteLedger implements Ledger {
     await this.#batch.run(() =>
       this.#sql(
         `UPDATE operations SET state = 'completed', result = ?, source = ?, error = NULL, words_charged = ?,
-           request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?
+           request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?, expired_at = NULL
          WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
       ).run(result, completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, now, memberId, operationId),
       // Lost in a power cut, the operation is pending again with its key: its resume gets the
@@ -392,7 +392,7 @@ export class SqliteLedger implements Ledger {
     // Old page versions (texts included) live on in the write-ahead log until a checkpoint
     // copies the new ones over and the log is truncated: on the checkpoint thread when it
     // runs (copying the log holds no request), else here.
-    if (!(await this.#checkpointer?.truncate()) && !this.#checkpointer?.running) this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    if (!(await this.#checkpointer?.truncate(2000)) && !this.#checkpointer?.running) this.#db.pragma('wal_checkpoint(TRUNCATE)');
     return changes;
   }
 
