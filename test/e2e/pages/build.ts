@@ -46,6 +46,8 @@ const PAGES: Record<string, string> = {
   quill1: '<h1>Quill 1</h1><div id="editor"></div>',
   toastui: '<h1>TOAST UI Editor (WYSIWYG)</h1><link rel="stylesheet" href="./toastui-editor.css"><div id="editor"></div>',
   'toastui-markdown': '<h1>TOAST UI Editor (Markdown)</h1><link rel="stylesheet" href="./toastui-editor.css"><div id="editor"></div>',
+  blocknote: '<h1>BlockNote</h1><link rel="stylesheet" href="./blocknote.css"><div class="bn-container" style="border: 1px solid #888;"><div id="editor"></div></div>',
+  milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
@@ -82,6 +84,7 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('jodit/package.json')), 'es2021', 'jodit.min.css'), path.join(PAGES_DIR, 'jodit.min.css'));
   cpSync(path.join(path.dirname(resolve('summernote/package.json')), 'dist', 'summernote-lite.min.css'), path.join(PAGES_DIR, 'summernote-lite.min.css'));
   cpSync(resolve('@toast-ui/editor/dist/toastui-editor.css'), path.join(PAGES_DIR, 'toastui-editor.css'));
+  cpSync(resolve('@blocknote/core/style.css'), path.join(PAGES_DIR, 'blocknote.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
   // Monaco imports its style sheets and icon font from its modules: bundled with them, one
   // script for its three pages (pages/monaco.ts).

@@ -1,0 +1,31 @@
+import { BlockNoteEditor } from '@blocknote/core';
+import { PAGE_TEXT } from './text.ts';
+
+// BlockNote (a Notion-like block editor on Tiptap/ProseMirror), its core alone, without the
+// React UI: one ProseMirror view whose document is a group of block containers. Its own model
+// is the block list (`editor.document`), each block's inline content a list of styled runs.
+// `?rich`: the AI-like text in a bullet list item, with a bold run inside its first sentence.
+const [head, tail] = PAGE_TEXT.split('crucial role') as [string, string];
+const editor = BlockNoteEditor.create({
+  initialContent: [
+    { type: 'heading', props: { level: 2 }, content: 'Notes on the launch' },
+    location.search.includes('rich')
+      ? { type: 'bulletListItem', content: [{ type: 'text', text: head, styles: {} }, { type: 'text', text: 'crucial role', styles: { bold: true } }, { type: 'text', text: tail, styles: {} }] }
+      : { type: 'paragraph', content: PAGE_TEXT },
+    { type: 'paragraph', content: 'A second paragraph, written by me on a Tuesday.' },
+  ],
+});
+editor.mount(document.querySelector<HTMLElement>('#editor')!);
+
+type Run = { type: string; text?: string };
+const blockText = (block: { content?: unknown }): string =>
+  Array.isArray(block.content) ? (block.content as Run[]).map((run) => (run.type === 'text' ? (run.text ?? '') : '')).join('') : '';
+
+Object.assign(window, {
+  // The document as BlockNote's block API returns it: one line per block.
+  editorText: () => editor.document.map(blockText).join('\n'),
+  // Each block's type (and a heading's level): an apply must leave the document's structure as it was.
+  // The whole block tree (ids, props, styled runs): undo must bring back exactly this.
+  editorJson: () => JSON.stringify(editor.document),
+  editorBlocks: () => editor.document.map((block) => `${block.type}${block.type === 'heading' ? String((block.props as { level?: number }).level) : ''}`),
+});
