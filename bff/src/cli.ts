@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PRODUCTS, type Product } from '@redline/shared';
 import { ConfigError, loadConfig } from './config.ts';
@@ -52,6 +53,14 @@ try {
   if (error instanceof ConfigError) fail(error.message, 'Fix the environment variable named above (the README lists them).');
   throw error;
 }
+// The CLI works on the BFF's ledger. Only `add` starts a new one (members added before the
+// first start), and says where; nothing else reads an empty ledger the BFF may not be using.
+const newLedger = !config.databaseUrl && !existsSync(config.databaseFile);
+const where = `${config.dataDir} (BFF_DATA_DIR${process.env.BFF_DATA_DIR ? '' : ' is not set: the default'})`;
+if (newLedger && positionals[0] !== 'add') {
+  fail(`there is no ledger in ${where}`, 'Run this with the BFF_DATA_DIR (or BFF_DATABASE_URL) the BFF runs with, or start the BFF once to create it.');
+}
+if (newLedger) console.error(`members: starting a new ledger in ${where}; the BFF must run with the same BFF_DATA_DIR to know this member.`);
 const ledger = await openLedger(config, { logger: createLogger('warn') }).catch((error: Error) =>
   fail(`cannot open the ledger: ${error.message}`, 'Check BFF_DATA_DIR or BFF_DATABASE_URL, and that the BFF can reach it.'),
 );

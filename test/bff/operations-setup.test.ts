@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,20 @@ describe('the members CLI', () => {
     expect(lines[0]).toContain(message);
     expect(lines[1]).toMatch(/npm run members/);
     expect(result.stderr).not.toContain('Usage:');
+  });
+
+  it('refuses to read a ledger that is not there (a BFF_DATA_DIR other than the BFF\'s), creating nothing; add says it starts a new one', () => {
+    const elsewhere = path.join(dataDir, 'not-the-bffs');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', ...args], { env: { ...process.env, BFF_DATA_DIR: elsewhere }, encoding: 'utf8' });
+    const listed = run('list');
+    expect(listed.status).toBe(2);
+    expect(listed.stderr).toContain(`there is no ledger in ${elsewhere} (BFF_DATA_DIR)`);
+    expect(existsSync(elsewhere)).toBe(false);
+    const added = run('add', 'carol');
+    expect(added.status).toBe(0);
+    expect(added.stderr).toContain(`starting a new ledger in ${elsewhere}`);
+    expect(run('list').stdout).toContain('carol');
   });
 });
 

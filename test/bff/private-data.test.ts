@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
@@ -61,6 +61,34 @@ it('a data folder and database left open to others are narrowed at start, with a
   } finally {
     await h.close();
   }
+});
+
+it('a data folder shared with other files or users is left as it is (its own files narrowed); a path that is not a folder is refused untouched', async () => {
+  // A home folder: other files in it, readable by others.
+  const home = path.join(root, 'home');
+  mkdirSync(home, { mode: 0o755 });
+  chmodSync(home, 0o755);
+  writeFileSync(path.join(home, 'notes.txt'), 'mine');
+  // A shared folder like /tmp: sticky, open to everyone.
+  const shared = path.join(root, 'shared');
+  mkdirSync(shared);
+  chmodSync(shared, 0o1777);
+  const logs: string[] = [];
+  for (const dir of [home, shared]) {
+    const ledger = new SqliteLedger(path.join(dir, 'bff.sqlite'), { onPermissionsNarrowed: (_fields, message) => logs.push(message) });
+    await ledger.addMember({ id: `m_${path.basename(dir)}`, name: 'someone', tokenHash: `h_${dir}`, tokenPrefix: 'rl_x', budgets: {} });
+    await ledger.close();
+    expect(modeOf(path.join(dir, 'bff.sqlite'))).toBe('0600');
+  }
+  expect(modeOf(home)).toBe('0755');
+  expect(`0${(statSync(shared).mode & 0o7777).toString(8)}`).toBe('01777');
+  expect(logs.filter((message) => message.includes('left as they are'))).toHaveLength(2);
+
+  const file = path.join(root, 'a-file');
+  writeFileSync(file, 'not a folder', { mode: 0o644 });
+  chmodSync(file, 0o644);
+  expect(() => new SqliteLedger(path.join(file, 'bff.sqlite'))).toThrow(/is not a folder\. Set BFF_DATA_DIR/);
+  expect(modeOf(file)).toBe('0644');
 });
 
 it('the first member token file is 0600, and written once', async () => {
