@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import packageJson from '../package.json' with { type: 'json' };
 import type { BffConfig } from './config.ts';
 import { createApp } from './http/app.ts';
@@ -72,7 +73,26 @@ function createHttpServer(config: BffConfig, app: RequestListener): Server {
   );
   server.keepAliveTimeout = keepAliveTimeoutMs;
   server.maxConnections = maxConnections;
+  server.on('clientError', answerClientError);
   return server;
+}
+
+/**
+ * What Node answers itself when it cannot parse a request (no request object exists then), as
+ * its default does (408, 431, else 400, and the connection closed), except a body that ends
+ * before its Content-Length, which is answered as the API answers it (`incomplete_body`).
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (socket.writable && error.code === 'HPE_INVALID_EOF_STATE') {
+    const body = JSON.stringify({ error: { code: 'incomplete_body', message: 'The request body ended before its Content-Length. Send the whole body.' } });
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    return;
+  }
+  if (socket.writable) {
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+  }
+  socket.destroy(error);
 }
 
 export async function startBff(config: BffConfig, options: StartOptions = {}): Promise<RunningBff> {

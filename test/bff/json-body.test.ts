@@ -1,4 +1,5 @@
 import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { connect } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
@@ -76,5 +77,33 @@ describe('reading /v1 bodies', () => {
   it('keeps serving the connection after refusing a body', async () => {
     await send(json({ text: 'word '.repeat(1000) }), {});
     expect((await send(json({ text: 'still here' }), {})).status).toBe(200);
+  });
+});
+
+describe('a body that ends before its Content-Length', () => {
+  /** Raw bytes on a socket, the writing side closed after them; the whole answer as text. */
+  const raw = (bytes: string) =>
+    new Promise<string>((resolve, reject) => {
+      const url = new URL(h.bff.url);
+      const socket = connect({ host: url.hostname, port: Number(url.port), allowHalfOpen: true }, () => socket.end(bytes));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  it('is answered 400 incomplete_body as JSON, as the README says, and the BFF goes on answering', async () => {
+    const body = '{"text":"One';
+    const answer = await raw(
+      `POST /v1/cost HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${h.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n${body}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code).toBe('incomplete_body');
+    expect((await send(json({ text: 'One two.' }), {})).status).toBe(200);
+  });
+
+  it('a request Node cannot parse at all still gets its bare 400', async () => {
+    expect(await raw('NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 });
