@@ -14,6 +14,12 @@ export function looksLikeToken(value: string): boolean {
   return TOKEN_SHAPE.test(value);
 }
 
+/** Why a bearer value that starts like a member token is not one (cut short when copied, most likely); undefined otherwise. */
+export function memberTokenProblem(value: string): string | undefined {
+  if (!value.startsWith('rl_') || TOKEN_SHAPE.test(value)) return undefined;
+  return 'This is not a whole member token: a member token is rl_ and 43 more letters, digits, - or _. Copy the whole token, or ask your administrator for a new one.';
+}
+
 export interface CreatedMember {
   member: MemberRecord;
   /** Shown once; never stored. */

@@ -117,6 +117,11 @@ describe('members', () => {
     expect(missing.body.error.message).toMatch(/Authorization: Bearer/);
     expect((await h.call('/v1/usage', undefined, { token: 'not-a-token' })).status).toBe(401);
     expect((await h.call('/v1/usage', undefined, { token: `rl_${'A'.repeat(43)}` })).status).toBe(401);
+    // Each refusal says what to fix: a token cut short when copied, a token sent without "Bearer".
+    const cutShort = await h.call('/v1/usage', undefined, { token: 'rl_nope' });
+    expect([cutShort.status, cutShort.body.error.message]).toEqual([401, expect.stringMatching(/not a whole member token.*Copy the whole token/)]);
+    const withoutScheme = await fetch(`${h.bff.url}/v1/usage`, { headers: { authorization: `rl_${'A'.repeat(43)}` } });
+    expect([withoutScheme.status, (await withoutScheme.json()).error.message]).toEqual([401, 'Send the token as "Authorization: Bearer <token>".']);
 
     const token = await h.addMember('short-lived');
     expect((await h.call('/v1/usage', undefined, { token })).status).toBe(200);

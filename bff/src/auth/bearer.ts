@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { authenticate, looksLikeToken } from '../members.ts';
+import { authenticate, looksLikeToken, memberTokenProblem } from '../members.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 
 /** Who is calling: a member, by their member token (local clients) or an OAuth access token (hosted clients). */
@@ -38,7 +38,9 @@ export function requireCaller(options: BearerOptions): RequestHandler {
     const header = req.get('authorization');
     const token = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     let reason: string | undefined;
-    if (token !== undefined) {
+    if (token !== undefined && memberTokenProblem(token)) {
+      reason = memberTokenProblem(token);
+    } else if (token !== undefined) {
       try {
         const caller = await identify(options, token, req);
         if (caller) {

@@ -97,7 +97,7 @@ export class TokenSigner {
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new AccessTokenRefused('The access token has expired. Refresh it or sign in again.');
       if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'aud') {
-        throw new AccessTokenRefused('The access token was issued for another resource, not this MCP server.');
+        throw new AccessTokenRefused('The access token was issued for another resource than the one it was sent to (the API and the MCP server each have their own). Sign in again from the client that calls this one.');
       }
       throw new AccessTokenRefused('The access token is not valid for this server.');
     }

@@ -15,7 +15,7 @@ import type { BffConfig } from '../config.ts';
 import { HttpError, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { MemberAuthenticator } from '../member-cache.ts';
-import { looksLikeToken } from '../members.ts';
+import { looksLikeToken, memberTokenProblem } from '../members.ts';
 import type { Metrics } from '../metrics.ts';
 import { documentWords } from '../operations/documents.ts';
 import type { OperationEngine, OperationInput } from '../operations/engine.ts';
@@ -115,6 +115,10 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
     let refusal = header ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Sign in on the extension\'s options page, or send your member token as "Authorization: Bearer rl_...".';
     if (token !== undefined && looksLikeToken(token)) {
       member = await members.authenticate(token);
+    } else if (token !== undefined && memberTokenProblem(token)) {
+      refusal = memberTokenProblem(token)!;
+    } else if (token === undefined && header) {
+      refusal = 'Send the token as "Authorization: Bearer <token>".';
     } else if (token !== undefined) {
       try {
         member = await oauth.apiCaller(req, token);
