@@ -9,7 +9,7 @@ import { OWN_CHROME_EXTENSION_ORIGIN } from '@redline/shared';
  * mounted secret) instead of the environment.
  */
 
-const ORIGIN = /^(chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f-]{36}|https?:\/\/[^/\s]+)$/;
+const ORIGIN = /^(chrome-extension:\/\/[a-p]{32}|moz-extension:\/\/[0-9a-f-]{36}|https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?)$/;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -21,7 +21,7 @@ const Env = z.object({
     .string()
     .default(OWN_CHROME_EXTENSION_ORIGIN)
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
-    .pipe(z.array(z.string().regex(ORIGIN, 'must be an exact origin such as chrome-extension://<32 letters a-p> or moz-extension://<uuid>'))),
+    .pipe(z.array(z.string().regex(ORIGIN, 'must be an exact origin such as chrome-extension://<32 letters a-p>, moz-extension://<uuid> or https://host[:port] (no wildcards, no path)'))),
   UPSTREAM_BASE_URL: z.url({ protocol: /^https?$/, error: 'UPSTREAM_BASE_URL must be an http(s) URL' }).optional(),
   UPSTREAM_API_KEY: z.string().min(1).optional(),
   UPSTREAM_API_KEY_FILE: z.string().min(1).optional(),

@@ -144,3 +144,16 @@ describe('npm start', () => {
     }
   }, 60_000);
 });
+
+describe('configuration', () => {
+  it('takes exact origins only: a wildcard or a path in BFF_ALLOWED_ORIGINS is refused with what to write instead', () => {
+    expect(loadConfig({ BFF_ALLOWED_ORIGINS: 'https://app.example.com:8443,http://[::1]:3000,http://localhost' }).allowedOrigins).toEqual([
+      'https://app.example.com:8443',
+      'http://[::1]:3000',
+      'http://localhost',
+    ]);
+    for (const origin of ['https://*.example.com', 'https://app.example.com/', 'https://app.example.com/path']) {
+      expect(() => loadConfig({ BFF_ALLOWED_ORIGINS: origin })).toThrow(/BFF_ALLOWED_ORIGINS.*no wildcards, no path/);
+    }
+  });
+});

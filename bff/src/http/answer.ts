@@ -46,11 +46,11 @@ export function answerError(error: unknown, req: IncomingMessage, res: ServerRes
   return httpError.body.code;
 }
 
-const bodyTooLarge = (limit: number | undefined) =>
+export const bodyTooLarge = (limit: number | undefined) =>
   HttpError.of(
     413,
     'body_too_large',
-    `The request body is too large${limit ? ` (this BFF accepts at most ${limit.toLocaleString('en-US')} bytes)` : ''}. Send a shorter text.`,
+    `The request body is too large${limit ? ` (this BFF accepts at most ${limit.toLocaleString('en-US')} bytes, BFF_MAX_BODY_BYTES)` : ''}. Send a shorter text, or split it.`,
   );
 
 /** What a thrown error means to the client: HttpErrors as they are, body-parser and ledger failures explained. */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError } from '../errors.ts';
+import { bodyTooLarge } from './answer.ts';
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -10,7 +11,6 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: createBrotliDecompress,
 };
 
-const tooLarge = () => HttpError.of(413, 'body_too_large', 'The request body is too large. Send a shorter text.');
 const malformed = () => HttpError.of(400, 'malformed_json', 'The request body is not valid JSON. Check quotes, commas and escapes.');
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 /** application/json or application/<anything>+json, parameters aside. */
@@ -26,7 +26,7 @@ const notJson = () => HttpError.of(415, 'unsupported_content_type', 'Send the re
 export function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!JSON_MEDIA_TYPE.test(req.headers['content-type'] ?? '')) return Promise.reject(notJson());
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(bodyTooLarge(limit));
   const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return Promise.reject(HttpError.of(415, 'unsupported_content_type', 'Send the body as UTF-8 JSON.'));
@@ -64,7 +64,7 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
     };
     source.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) return finish(tooLarge());
+      if (size > limit) return finish(bodyTooLarge(limit));
       chunks.push(chunk);
     });
     source.on('end', () => {
