@@ -39,6 +39,9 @@ export function buildOpenApiDocument(version: string) {
     503: { description: 'Busy, usage recording unavailable or the BFF ledger unavailable; retry with the same operation id after Retry-After.', content: { 'application/json': { schema: error } } },
     504: { description: 'Upstream unreachable; retry with the same operation id.', content: { 'application/json': { schema: error } } },
   };
+  // What the routes that run no operation can answer: no upstream, no operation id.
+  const originRefused = { description: 'Origin not allowed.', content: { 'application/json': { schema: error } } };
+  const { 400: invalid, 401: unauthorized, 413: tooLarge, 415: notJson, 429: rateLimited, 503: unavailable } = errorResponses;
   const operation = (path: string, summary: string, request: z.ZodType, response: z.ZodType) =>
     registry.registerPath({
       method: 'post',
@@ -51,13 +54,34 @@ export function buildOpenApiDocument(version: string) {
   operation(BFF_PATHS.detector, 'Check a text for AI-writing signals (sentence-level).', named('DetectRequest', BffDetectRequest), named('DetectResponse', BffDetectResponse));
   operation(BFF_PATHS.humanizer, 'Rewrite a text with a humanizer model.', named('HumanizeRequest', BffHumanizeRequest), named('HumanizeResponse', BffHumanizeResponse));
   operation(BFF_PATHS.plagiarism, 'Check a text for sentence-level source overlap.', named('PlagiarismRequest', BffPlagiarismRequest), named('PlagiarismResponse', BffPlagiarismResponse));
-  operation(BFF_PATHS.cost, 'The word cost of a text, before sending it.', named('CostRequest', BffCostRequest), named('CostResponse', BffCostResponse));
+  registry.registerPath({
+    method: 'post',
+    path: BFF_PATHS.cost,
+    summary: 'The word cost of a text, before sending it (nothing is sent upstream or stored).',
+    security: [{ [bearer.name]: [] }],
+    request: { body: { required: true, content: { 'application/json': { schema: named('CostRequest', BffCostRequest) } } } },
+    responses: {
+      200: { description: 'Words, characters and parts.', content: { 'application/json': { schema: named('CostResponse', BffCostResponse) } } },
+      400: invalid,
+      401: unauthorized,
+      403: originRefused,
+      413: tooLarge,
+      415: notJson,
+      429: rateLimited,
+    },
+  });
   registry.registerPath({
     method: 'get',
     path: BFF_PATHS.usage,
     summary: "The member's words charged and budgets per product.",
     security: [{ [bearer.name]: [] }],
-    responses: { 200: { description: 'Usage.', content: { 'application/json': { schema: named('Usage', BffUsageResponse) } } }, 401: errorResponses[401] },
+    responses: {
+      200: { description: 'Usage.', content: { 'application/json': { schema: named('Usage', BffUsageResponse) } } },
+      401: unauthorized,
+      403: originRefused,
+      429: rateLimited,
+      503: { ...unavailable, description: 'The BFF ledger unavailable; retry after Retry-After.' },
+    },
   });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
