@@ -166,10 +166,24 @@ export function parseSecretKey(text: string): Buffer {
   return bytes;
 }
 
+/** A number setting's problem in words, with the value given (numbers are never secrets); other issues as their schema says. */
+function describeIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
+  const given = `not "${env[String(issue.path[0])] ?? ''}"`;
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return `must be a number, ${given}`;
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return `must be a whole number, ${given}`;
+  if (issue.code === 'too_small' && typeof issue.minimum === 'number') {
+    return `must be ${issue.inclusive ? 'at least' : 'more than'} ${issue.minimum}, ${given}`;
+  }
+  if (issue.code === 'too_big' && typeof issue.maximum === 'number') {
+    return `must be ${issue.inclusive ? 'at most' : 'less than'} ${issue.maximum}, ${given}`;
+  }
+  return issue.message;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${describeIssue(issue, env)}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

@@ -146,6 +146,13 @@ describe('npm start', () => {
 });
 
 describe('configuration', () => {
+  it('says what a number setting must be, and what it was given', () => {
+    expect(() => loadConfig({ BFF_PORT: 'abc' })).toThrow('BFF_PORT: must be a number, not "abc"');
+    expect(() => loadConfig({ BFF_PORT: '70000' })).toThrow('BFF_PORT: must be at most 65535, not "70000"');
+    expect(() => loadConfig({ BFF_MAX_ATTEMPTS: '2.5' })).toThrow('BFF_MAX_ATTEMPTS: must be a whole number, not "2.5"');
+    expect(() => loadConfig({ BFF_MAX_ATTEMPTS: '0' })).toThrow('BFF_MAX_ATTEMPTS: must be more than 0, not "0"');
+  });
+
   it('takes exact origins only: a wildcard or a path in BFF_ALLOWED_ORIGINS is refused with what to write instead', () => {
     expect(loadConfig({ BFF_ALLOWED_ORIGINS: 'https://app.example.com:8443,http://[::1]:3000,http://localhost' }).allowedOrigins).toEqual([
       'https://app.example.com:8443',
