@@ -16,7 +16,7 @@ const USAGE = `Usage: npm run members -- <command>
   list
       Lists members (id, name, token prefix, budgets, created, revoked).
   revoke ID_OR_NAME
-      Revokes a member's token and MCP sign-ins (OAuth grants) at once.
+      Revokes a member's token and sign-ins (OAuth grants: MCP clients, the extension) at once.
   link ID_OR_NAME
       Prints a one-time sign-in link to the team console (/console) for that member
       (valid 24 hours, once). The address is BFF_PUBLIC_URL, or http://BFF_HOST:BFF_PORT.
@@ -97,7 +97,7 @@ try {
       if (!(await revokeMember(ledger, argument, config.databaseUrl))) fail(`no active member with id or name "${argument}".`, 'List the members with: npm run members -- list');
       // Their OAuth tokens are refused from now on anyway (grants check the member); this records it.
       const grants = member ? await (await ledger.oauthStore()).revokeMemberGrants(member.id, Date.now()) : 0;
-      console.log(`Revoked ${argument}. Its token no longer works${grants ? `, nor its ${grants} MCP sign-in${grants === 1 ? '' : 's'}` : ''}.`);
+      console.log(`Revoked ${argument}. Its token no longer works${grants ? `, nor its ${grants} sign-in${grants === 1 ? '' : 's'} (MCP clients and the extension)` : ''}.`);
       break;
     }
     case 'link':

@@ -126,6 +126,7 @@ export const BFF_ERROR_CODES = [
   'shutting_down',
   'ledger_unavailable',
   'not_found',
+  'method_not_allowed',
   'internal_error',
 ] as const;
 export const BffErrorCode = z.enum(BFF_ERROR_CODES);

@@ -81,7 +81,7 @@ describe('bad input gets a 4xx that says what to fix', () => {
     expect([known.status, known.body.error.code]).toEqual([404, 'not_found']);
   });
 
-  it('routes the API as Express did: a query, a trailing slash and letter case aside, HEAD as GET, each method on its own', async () => {
+  it('routes the API as Express did: a query, a trailing slash and letter case aside, HEAD as GET; another method is 405', async () => {
     for (const pathname of ['/v1/cost?draft=1', '/v1/cost/', '/v1/Cost']) {
       const response = await h.call(pathname, { text: 'Two words.' });
       expect([pathname, response.status, response.body.words]).toEqual([pathname, 200, 2]);
@@ -90,8 +90,10 @@ describe('bad input gets a 4xx that says what to fix', () => {
     }
     const head = await h.call('/v1/usage', undefined, { method: 'HEAD' });
     expect([head.status, head.raw]).toEqual([200, '']);
+    // Another method on a path the API answers is 405 naming the method it takes (Express answered 404).
     const wrongMethod = await h.call('/v1/cost', undefined, { method: 'GET' });
-    expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([404, 'not_found']);
+    expect([wrongMethod.status, wrongMethod.body.error.code, wrongMethod.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'POST']);
+    expect(wrongMethod.body.error.message).toBe('/v1/cost takes POST, not GET. The API is described at /openapi.json.');
     const options = await h.call('/v1/usage', undefined, { method: 'OPTIONS' });
     expect([options.status, options.headers.get('allow')]).toEqual([204, 'GET, HEAD']);
     // An absolute-form request target (RFC 9112 section 3.2.2), and a fragment, as a client may send them.

@@ -148,7 +148,12 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
       res.statusCode = 204;
       return void res.end();
     }
-    if (!route) throw notFound();
+    if (!route) {
+      const methods = methodsOf(path);
+      if (methods.length === 0) throw notFound();
+      res.setHeader('Allow', methods.join(', '));
+      throw HttpError.of(405, 'method_not_allowed', `${path} takes ${methods.join(' or ')}, not ${req.method}. The API is described at /openapi.json.`);
+    }
     const body = req.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
     sendJson(res, 200, await route.handle(member, body));
   };
