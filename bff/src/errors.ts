@@ -67,6 +67,9 @@ export const LEDGER_RETRY_AFTER_SECONDS = 5;
 /** An endpoint that does not exist, said the same way inside and outside the API. */
 export const notFound = () => HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.');
 
+/** A body that ended before its Content-Length (a client that stopped sending, or a connection cut). */
+export const incompleteBody = () => HttpError.of(400, 'incomplete_body', 'The request body ended before its Content-Length. Send the whole body.');
+
 /** The BFF's database cannot be used: nothing is forwarded without its ledger record. */
 export const ledgerUnavailable = () =>
   HttpError.of(

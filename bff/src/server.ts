@@ -4,6 +4,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import packageJson from '../package.json' with { type: 'json' };
 import type { BffConfig } from './config.ts';
+import { incompleteBody } from './errors.ts';
 import { createApp } from './http/app.ts';
 import { createMemberRateLimiter } from './http/rate-limit.ts';
 import { createMemberAuthenticator } from './member-cache.ts';
@@ -84,7 +85,7 @@ function createHttpServer(config: BffConfig, app: RequestListener): Server {
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (socket.writable && error.code === 'HPE_INVALID_EOF_STATE') {
-    const body = JSON.stringify({ error: { code: 'incomplete_body', message: 'The request body ended before its Content-Length. Send the whole body.' } });
+    const body = JSON.stringify({ error: incompleteBody().body });
     socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     return;
   }

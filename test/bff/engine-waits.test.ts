@@ -48,6 +48,20 @@ const answerFor = (text: string) => {
   return { success: true, data: { details: { chunks, ai_percentage }, version: 'v3', words_processed } };
 };
 
+/** A forwarder whose first call the upstream refuses for quota (settled); later ones answer the detector's result after `work`. */
+function quotaRefusedFirst(work: () => Promise<void> = async () => {}): Forwarder {
+  let calls = 0;
+  return {
+    source: 'upstream',
+    forward: async (req) => {
+      if (calls++ === 0) return { ok: false, settled: true, error: HttpError.of(402, 'quota_exceeded', 'Not enough words.') };
+      await work();
+      return { ok: true, body: answerFor(JSON.parse(req.body).text) };
+    },
+    close: async () => {},
+  };
+}
+
 it('a request that waited on another request\'s call does not start a call of its own once a drain has begun: 503 shutting_down', async () => {
   const { ledger, file } = await sqlite();
   const slow = wrap(ledger, {
@@ -60,24 +74,16 @@ it('a request that waited on another request\'s call does not start a call of it
   });
   const events: string[] = [];
   let inFlight = 0;
-  let failNext = false;
-  const forwarder: Forwarder = {
-    source: 'upstream',
-    forward: async (req) => {
-      if (failNext) { failNext = false; return { ok: false, settled: true, error: HttpError.of(402, 'quota_exceeded', 'Not enough words.') }; }
-      events.push('forward-start');
-      inFlight++;
-      await sleep(400);
-      inFlight--;
-      events.push('forward-end');
-      return { ok: true, body: answerFor(JSON.parse(req.body).text) };
-    },
-    close: async () => {},
-  };
+  const forwarder = quotaRefusedFirst(async () => {
+    events.push('forward-start');
+    inFlight++;
+    await sleep(400);
+    inFlight--;
+    events.push('forward-end');
+  });
   const engine = new OperationEngine({ ledger: slow, forwarder, metrics: createMetrics(), logger: createLogger('silent'), partConcurrency: 2, resultRetentionHours: 24 });
   const operationId = 'op-drain-1';
   // The id's work is stored and failed for a reason a repeat can change (quota): a repeat reopens it.
-  failNext = true;
   const stored = await engine.run(member, { product: 'detector', operationId, text: 'Real text of the operation.', version: 'v3' }).catch((e) => e);
   expect(stored.status).toBe(402);
   events.length = 0;
@@ -108,15 +114,7 @@ it('a failure reopened by another instance between its read and its reopen is de
   const other = new SqliteLedger(file);
   cleanup.push(() => other.close());
   let reopenCalls = 0;
-  let failFirst = true;
-  const forwarder: Forwarder = {
-    source: 'upstream',
-    forward: async (req) => {
-      if (failFirst) { failFirst = false; return { ok: false, settled: true, error: HttpError.of(402, 'quota_exceeded', 'Not enough words.') }; }
-      return { ok: true, body: answerFor(JSON.parse(req.body).text) };
-    },
-    close: async () => {},
-  };
+  const forwarder = quotaRefusedFirst();
   const wrapped = wrap(ledger, {
     reopenOperation: async (...args: Parameters<Ledger['reopenOperation']>) => {
       if (reopenCalls++ === 0) await other.reopenOperation(...args); // the other instance got there first

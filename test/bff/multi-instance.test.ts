@@ -45,17 +45,27 @@ it('a member created on one instance is known to the other; a repeat on either i
   expect(repeat.body).toEqual({ ...first.body, replayed: true });
 });
 
+/** MIXED_TEXT under one operation id on both instances at once: both answered, with one result. */
+async function detectOnBothAtOnce(operationId: string): Promise<void> {
+  const answers = await Promise.all(instances.map((instance) => request(instance.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)));
+  for (const answer of answers) expect(answer.status).toBe(200);
+  expect(answers[0]!.body.result).toEqual(answers[1]!.body.result);
+}
+
+/** The upstream ran MIXED_TEXT once and charged its words once. */
+async function expectChargedOnce(control: ReturnType<typeof upstreamControl>): Promise<void> {
+  const account = await control.account('demo');
+  expect(account.charged.detector).toBe(countWords(MIXED_TEXT));
+  expect(account.providerRuns.detector).toBe(1);
+}
+
 it('the same operation sent to both instances at once is charged once', async () => {
   const control = upstreamControl(double.url);
   await control.reset();
   await control.addFaults([{ fault: { kind: 'delay', delayMs: 700 } }]);
   const operationId = newOperationId();
-  const answers = await Promise.all(instances.map((instance) => request(instance.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)));
-  for (const answer of answers) expect(answer.status).toBe(200);
-  expect(answers[0]!.body.result).toEqual(answers[1]!.body.result);
-  const account = await control.account('demo');
-  expect(account.charged.detector).toBe(countWords(MIXED_TEXT));
-  expect(account.providerRuns.detector).toBe(1);
+  await detectOnBothAtOnce(operationId);
+  await expectChargedOnce(control);
   const usage = await request(instances[1]!.url, '/v1/usage', undefined, token);
   expect(usage.body.products.detector.wordsCharged).toBe(2 * countWords(MIXED_TEXT));
 });
@@ -67,12 +77,6 @@ it('a failed operation repeated on both instances at once runs again once: the i
   await control.setBalances('demo', { detector: 1 });
   expect((await request(instances[0]!.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)).body.error.code).toBe('quota_exceeded');
   await control.setBalances('demo', { detector: 1_000_000 });
-  for (let round = 0; round < 3; round++) {
-    const answers = await Promise.all(instances.map((instance) => request(instance.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)));
-    for (const answer of answers) expect(answer.status).toBe(200);
-    expect(answers[0]!.body.result).toEqual(answers[1]!.body.result);
-  }
-  const account = await control.account('demo');
-  expect(account.charged.detector).toBe(countWords(MIXED_TEXT));
-  expect(account.providerRuns.detector).toBe(1);
+  for (let round = 0; round < 3; round++) await detectOnBothAtOnce(operationId);
+  await expectChargedOnce(control);
 });

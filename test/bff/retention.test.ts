@@ -203,17 +203,25 @@ describe.each(documentLedgers)('a failed large document and the purge (%s)', (na
     }
   }, 60_000);
 
+  /**
+   * A document that failed part-way (first part completed, second refused), whose part rows of
+   * `state` were then reduced as an earlier version's purge did (`also`: more columns set).
+   */
+  async function failedDocumentAfterOldPurge(h: Harness, state: 'completed' | 'failed', also = '') {
+    const text = documentText();
+    const operationId = newOperationId();
+    await h.control.setBalances('demo', { detector: partWords(text) + 10 });
+    expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
+    const file = new Database(path.join(h.dataDir, 'bff.sqlite'));
+    file.prepare(`UPDATE operations SET ${also}expired_at = ? WHERE parent_operation_id = ? AND state = ?`).run(new Date().toISOString(), operationId, state);
+    file.close();
+    return { text, operationId };
+  }
+
   it.runIf(name === 'SQLite')('runs again a failed part a purge took (as an older version did), which then counts as kept', async () => {
     const h = await startHarness({ env: { BFF_PART_CONCURRENCY: '1' } });
     try {
-      const text = documentText();
-      const operationId = newOperationId();
-      await h.control.setBalances('demo', { detector: partWords(text) + 10 });
-      expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
-      const file = new Database(path.join(h.dataDir, 'bff.sqlite'));
-      file.prepare(`UPDATE operations SET expired_at = ? WHERE parent_operation_id = ? AND state = 'failed'`).run(new Date().toISOString(), operationId);
-      file.close();
-
+      const { text, operationId } = await failedDocumentAfterOldPurge(h, 'failed');
       await h.control.setBalances('demo', { detector: 10_000_000 });
       expect((await h.call('/v1/detect', { operationId, text })).status).toBe(200);
       const member = (await h.bff.ledger.memberByTokenHash(hashToken(h.token)))!;
@@ -227,13 +235,7 @@ describe.each(documentLedgers)('a failed large document and the purge (%s)', (na
   it.runIf(name === 'SQLite')('answers 410 for a document whose completed part a purge took (as an older version did), sending nothing more', async () => {
     const h = await startHarness({ env: { BFF_PART_CONCURRENCY: '1' } });
     try {
-      const text = documentText();
-      const operationId = newOperationId();
-      await h.control.setBalances('demo', { detector: partWords(text) + 10 });
-      expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
-      const file = new Database(path.join(h.dataDir, 'bff.sqlite'));
-      file.prepare(`UPDATE operations SET result = NULL, expired_at = ? WHERE parent_operation_id = ? AND state = 'completed'`).run(new Date().toISOString(), operationId);
-      file.close();
+      const { text, operationId } = await failedDocumentAfterOldPurge(h, 'completed', 'result = NULL, ');
       const sent = (await h.control.received()).length;
 
       await h.control.setBalances('demo', { detector: 10_000_000 });

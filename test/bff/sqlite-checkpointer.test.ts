@@ -104,15 +104,20 @@ describe('SqliteCheckpointer (the ledger\'s checkpoints on a thread of their own
   });
 });
 
+/** Log in use, `reader` holding a snapshot from before its last write (so the log cannot be cut yet). */
+async function logAfterSnapshotOf(reader: Database.Database): Promise<void> {
+  await writeRounds(1, async () => {});
+  reader.prepare('BEGIN').run();
+  reader.prepare('SELECT count(*) FROM rows').get();
+  db.prepare('INSERT INTO rows (body) VALUES (?)').run('after the snapshot');
+}
+
 describe('SqliteCheckpointer: truncating the log and following the file', () => {
   it('truncates the log on its thread when asked, waiting for a reader\'s old snapshot to end', async () => {
     const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, onStopped: () => {} });
     const reader = new Database(file);
     try {
-      await writeRounds(1, async () => {});
-      reader.prepare('BEGIN').run();
-      reader.prepare('SELECT count(*) FROM rows').get(); // holds the snapshot of now
-      db.prepare('INSERT INTO rows (body) VALUES (?)').run('after the snapshot');
+      await logAfterSnapshotOf(reader);
       let done: boolean | undefined;
       const truncation = checkpointer.truncate().then((result) => (done = result));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -131,10 +136,7 @@ describe('SqliteCheckpointer: truncating the log and following the file', () => 
     const checkpointer = new SqliteCheckpointer(file, { intervalMs: 20, onStopped: () => {} });
     const reader = new Database(file);
     try {
-      await writeRounds(1, async () => {});
-      reader.prepare('BEGIN').run();
-      reader.prepare('SELECT count(*) FROM rows').get();
-      db.prepare('INSERT INTO rows (body) VALUES (?)').run('after the snapshot');
+      await logAfterSnapshotOf(reader);
       expect(await checkpointer.truncate(200)).toBe(false);
       reader.prepare('COMMIT').run();
     } finally {

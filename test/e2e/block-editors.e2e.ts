@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, type Stack } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { highlightedTexts, waitForToast } from './page-probes.ts';
 import { expectUndoAsTheNoteSays } from './undo-probes.ts';
@@ -60,30 +60,45 @@ async function openEditor(page: Page, editor: (typeof EDITORS)[number], pagesUrl
   return before;
 }
 
+/** The detector's check: the two AI-like sentences highlighted. */
+async function checkHighlightsBoth(page: Page, stack: Stack): Promise<void> {
+  await stack.run(page, 'detector');
+  expect(await waitForToast(page, /labelled AI|nothing|no text|cannot|can't/i)).toContain('2 sentences labelled AI are highlighted');
+  expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+}
+
+/** The humanizer's suggestions (model cognia), in the side panel. */
+async function suggestions(page: Page, stack: Stack, ready = /rewrite is ready/): Promise<Page> {
+  await stack.configure({ defaultModel: 'cognia' });
+  await stack.run(page, 'humanizer');
+  await waitForToast(page, ready);
+  return stack.openSidePanel(page);
+}
+
+/**
+ * Accepts one suggestion. Whatever the panel says, the model must agree with it: unchanged
+ * (`unchanged` still true) when it says the edit did not apply, and it must say "Accepted".
+ */
+async function accept(item: Locator, unchanged: () => Promise<void>): Promise<void> {
+  await item.getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect(item.getByTestId('decision').or(item.getByTestId('apply-problem'))).toBeVisible({ timeout: 15_000 });
+  if (!(await item.getByTestId('decision').count())) await unchanged();
+  await expect(item.getByTestId('decision')).toHaveText('Accepted');
+}
+
 for (const editor of EDITORS) {
   test(`${editor.name}: check, highlights, and an accept lands in the editor's model; undo restores it`, async ({ page, stack }) => {
     const before = await openEditor(page, editor, stack.pagesUrl);
     const json = await modelJson(page);
 
-    await stack.run(page, 'detector');
-    const toast = await waitForToast(page, /labelled AI|nothing|no text|cannot|can't/i);
-    expect(toast).toContain('2 sentences labelled AI are highlighted');
-    expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+    await checkHighlightsBoth(page, stack);
     // Highlights are drawn over the editor's DOM without changing its model.
     expect(await model(page)).toEqual(before);
 
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(page, /rewrite is ready/);
-    const panel = await stack.openSidePanel(page);
+    const panel = await suggestions(page, stack);
     const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
     await expect(first).toContainText('fast-paced digital landscape');
-    await first.getByRole('button', { name: 'Accept', exact: true }).click();
-    await expect(first.getByTestId('decision').or(first.getByTestId('apply-problem'))).toBeVisible({ timeout: 15_000 });
-    const decided = await first.getByTestId('decision').count();
-    // Whatever the panel says, the model must agree with it: "Accepted" only when the model holds the suggestion.
-    if (!decided) expect(await model(page)).toEqual(before);
-    await expect(first.getByTestId('decision')).toHaveText('Accepted');
+    await accept(first, async () => expect(await model(page)).toEqual(before));
     await expect.poll(() => model(page)).toEqual(replaced(before, [ORIGINAL, SUGGESTION]));
 
     // One accept is one undo step of the editor's own history.
@@ -97,10 +112,7 @@ for (const editor of EDITORS) {
 
   test(`${editor.name}: accept all lands both in the model, then undo steps as the panel says`, async ({ page, stack }) => {
     const before = await openEditor(page, editor, stack.pagesUrl);
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(page, /rewrite is ready: 2 suggestions/);
-    const panel = await stack.openSidePanel(page);
+    const panel = await suggestions(page, stack, /rewrite is ready: 2 suggestions/);
     await panel.getByRole('button', { name: 'Accept all (2)' }).click();
     await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted'], { timeout: 20_000 });
     await expect.poll(() => model(page)).toEqual(replaced(before, [ORIGINAL, SUGGESTION], [AI_SENTENCES[1]!, SECOND_SUGGESTION]));
@@ -114,14 +126,9 @@ for (const editor of EDITORS) {
     // The caret at the end of the last paragraph, not in the AI-like one.
     await page.locator(`${editor.root} p`, { hasText: SECOND_PARAGRAPH }).click();
     await page.keyboard.press('End');
-    await stack.run(page, 'detector');
-    expect(await waitForToast(page, /labelled AI|nothing/)).toContain('2 sentences labelled AI are highlighted');
-    expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+    await checkHighlightsBoth(page, stack);
 
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(page, /rewrite is ready/);
-    const panel = await stack.openSidePanel(page);
+    const panel = await suggestions(page, stack);
     const item = panel.getByTestId('suggestions').locator('li.suggestion', { hasText: 'ever-evolving' });
     await item.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect(item.getByTestId('decision')).toHaveText('Accepted', { timeout: 15_000 });
@@ -150,20 +157,11 @@ for (const editor of EDITORS) {
     const markdownOriginal = ORIGINAL.replace(BOLD, `**${BOLD}**`);
     if (editor.markdown) expect(before.markdown).toContain(markdownOriginal);
 
-    await stack.run(page, 'detector');
-    expect(await waitForToast(page, /labelled AI|nothing/)).toContain('2 sentences labelled AI are highlighted');
-    expect(await highlightedTexts(page)).toEqual(AI_SENTENCES);
+    await checkHighlightsBoth(page, stack);
 
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(page, /rewrite is ready/);
-    const panel = await stack.openSidePanel(page);
+    const panel = await suggestions(page, stack);
     const item = panel.getByTestId('suggestions').locator('li.suggestion', { hasText: 'fast-paced digital landscape' });
-    await item.getByRole('button', { name: 'Accept', exact: true }).click();
-    await expect(item.getByTestId('decision').or(item.getByTestId('apply-problem'))).toBeVisible({ timeout: 15_000 });
-    const decided = await item.getByTestId('decision').count();
-    if (!decided) expect(await modelJson(page)).toBe(json);
-    await expect(item.getByTestId('decision')).toHaveText('Accepted');
+    await accept(item, async () => expect(await modelJson(page)).toBe(json));
     const expected = replaced(before, [ORIGINAL, SUGGESTION]);
     if (expected.markdown !== null) expected.markdown = before.markdown!.replace(markdownOriginal, SUGGESTION);
     await expect.poll(() => model(page)).toEqual(expected);

@@ -16,6 +16,18 @@ export interface AccessTokenVerifier {
 
 export class InvalidAccessToken extends Error {}
 
+/**
+ * The token of an `Authorization: Bearer <token>` header, and what is wrong with the header
+ * when it cannot be used as sent (no Bearer scheme, a member token cut short when copied).
+ * Both sign-in paths, /v1 and the MCP server, read the header so.
+ */
+export function readBearer(header: string | undefined): { token?: string; problem?: string } {
+  if (header === undefined) return {};
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  if (token === undefined) return { problem: 'Send the token as "Authorization: Bearer <token>".' };
+  return { token, problem: memberTokenProblem(token) };
+}
+
 export interface BearerOptions {
   ledger: Ledger;
   /** The OAuth access token verifier; undefined when OAuth is off (member tokens only). */
@@ -35,12 +47,9 @@ const quoted = (value: string) => value.replace(/["\\]/g, '');
  */
 export function requireCaller(options: BearerOptions): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get('authorization');
-    const token = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    let reason: string | undefined;
-    if (token !== undefined && memberTokenProblem(token)) {
-      reason = memberTokenProblem(token);
-    } else if (token !== undefined) {
+    const { token, problem } = readBearer(req.get('authorization'));
+    let reason = problem;
+    if (token !== undefined && !problem) {
       try {
         const caller = await identify(options, token, req);
         if (caller) {
@@ -53,8 +62,6 @@ export function requireCaller(options: BearerOptions): RequestHandler {
         if (!(error instanceof InvalidAccessToken)) return next(error);
         reason = error.message;
       }
-    } else if (header !== undefined) {
-      reason = 'Send the token as "Authorization: Bearer <token>".';
     }
     const metadataUrl = options.resourceMetadataUrl(req);
     const parameters = [

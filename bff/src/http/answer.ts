@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError, ledgerUnavailable } from '../errors.ts';
+import { HttpError, incompleteBody, ledgerUnavailable } from '../errors.ts';
 import { describeError, type Logger } from '../logging.ts';
 import { LedgerUnavailableError } from '../storage/faults.ts';
 
@@ -69,7 +69,7 @@ function toHttpError(error: unknown, compressed: boolean): HttpError {
     return HttpError.of(415, 'unsupported_content_encoding', 'This Content-Encoding is not supported. Send the body uncompressed, or compressed with gzip, deflate or br.');
   }
   if (type === 'request.size.invalid') {
-    return HttpError.of(400, 'incomplete_body', 'The request body is shorter than its Content-Length. Send the whole body.');
+    return incompleteBody();
   }
   const status = (error as { status?: number })?.status;
   if (status === 400 && compressed) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { HttpError } from '../errors.ts';
+import { HttpError, incompleteBody } from '../errors.ts';
 import { bodyTooLarge } from './answer.ts';
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
@@ -75,7 +75,7 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
         finish(malformed());
       }
     });
-    const cutOff = () => finish(HttpError.of(400, 'incomplete_body', 'The request body was cut off before it was complete. Send the whole body.'));
+    const cutOff = () => finish(incompleteBody());
     req.once('error', cutOff);
     if (source !== req) {
       source.on('error', () =>

@@ -10,12 +10,12 @@ import {
   type BffCostResponse,
   type BffUsageResponse,
 } from '@redline/shared';
-import { InvalidAccessToken } from '../auth/bearer.ts';
+import { InvalidAccessToken, readBearer } from '../auth/bearer.ts';
 import type { BffConfig } from '../config.ts';
 import { HttpError, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { MemberAuthenticator } from '../member-cache.ts';
-import { looksLikeToken, memberTokenProblem } from '../members.ts';
+import { looksLikeToken } from '../members.ts';
 import type { Metrics } from '../metrics.ts';
 import { documentWords } from '../operations/documents.ts';
 import type { OperationEngine, OperationInput } from '../operations/engine.ts';
@@ -109,22 +109,20 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
 
   /** A member token, or an OAuth access token bound to this API (the extension's sign-in). */
   const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<MemberRecord> => {
-    const header = req.headers.authorization ?? '';
-    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const { token, problem } = readBearer(req.headers.authorization);
     let member: MemberRecord | undefined;
-    let refusal = header ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Sign in on the extension\'s options page, or send your member token as "Authorization: Bearer rl_...".';
-    if (token !== undefined && looksLikeToken(token)) {
-      member = await members.authenticate(token);
-    } else if (token !== undefined && memberTokenProblem(token)) {
-      refusal = memberTokenProblem(token)!;
-    } else if (token === undefined && header) {
-      refusal = 'Send the token as "Authorization: Bearer <token>".';
-    } else if (token !== undefined) {
-      try {
-        member = await oauth.apiCaller(req, token);
-      } catch (error) {
-        if (!(error instanceof InvalidAccessToken)) throw error;
-        refusal = error.message;
+    let refusal =
+      problem ?? (token ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Sign in on the extension\'s options page, or send your member token as "Authorization: Bearer rl_...".');
+    if (token !== undefined && !problem) {
+      if (looksLikeToken(token)) {
+        member = await members.authenticate(token);
+      } else {
+        try {
+          member = await oauth.apiCaller(req, token);
+        } catch (error) {
+          if (!(error instanceof InvalidAccessToken)) throw error;
+          refusal = error.message;
+        }
       }
     }
     if (member) return member;

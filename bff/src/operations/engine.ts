@@ -169,8 +169,7 @@ export class OperationEngine {
       // Other work under this id is in flight. Refused only once the ledger says that work is
       // the id's: the call in flight may be a request the ledger is about to refuse itself.
       if (await running.owns) throw operationIdReused(input.operationId);
-      await running.settled.catch(() => {});
-      if (this.#inflight.get(key) === running) this.#inflight.delete(key);
+      await running.settled.catch(() => {}); // gone from #inflight by then (#track's finally runs first)
     }
   }
 
@@ -201,9 +200,9 @@ export class OperationEngine {
   /** Runs `call` as the id's call in flight; `call` tells `owns` whether the ledger holds its work (false if it throws first). */
   #track(key: string, fingerprint: string, call: (owns: (value: boolean) => void) => Promise<Settled>): Promise<Settled> {
     let owns!: (value: boolean) => void;
-    const running: Running = { fingerprint, owns: new Promise((resolve) => (owns = resolve)), settled: Promise.resolve(undefined as never) };
+    // (`owns` is assigned by the promise's executor, before `call` runs.)
+    const running: Running = { fingerprint, owns: new Promise((resolve) => (owns = resolve)), settled: call(owns) };
     this.#inflight.set(key, running);
-    running.settled = call(owns);
     void running.settled
       .finally(() => {
         owns(false);
