@@ -27,11 +27,15 @@ export const productName = (product: Product) => PRODUCT_NAMES[product];
 
 /** The errors that come from the upstream's answers (upstream-api.md, section 7). */
 export const upstreamErrors = {
-  quotaExceeded: (product: Product, remainingWords: number, requiredWords: number) =>
+  quotaExceeded: (product: Product, remainingWords: number | undefined, requiredWords: number | undefined) =>
     HttpError.of(
       402,
       'quota_exceeded',
-      `Not enough words left for the ${productName(product)}: this text needs ${requiredWords.toLocaleString('en-US')} and ${remainingWords.toLocaleString('en-US')} remain. Shorten the text or ask your administrator to top up the plan.`,
+      `Not enough words left for the ${productName(product)}${
+        remainingWords !== undefined && requiredWords !== undefined
+          ? `: this text needs ${requiredWords.toLocaleString('en-US')} and ${remainingWords.toLocaleString('en-US')} remain`
+          : ' for this text'
+      }. Shorten the text or ask your administrator to top up the plan.`,
       { product, remainingWords, requiredWords },
     ),
   noSubscription: (product: Product) =>
@@ -53,8 +57,20 @@ export const upstreamErrors = {
     HttpError.of(502, 'upstream_key_rejected', "The BFF's service key was refused by the analysis service. An administrator must update the BFF's upstream key."),
   unreachable: (retryAfterSeconds: number) =>
     HttpError.of(504, 'upstream_unreachable', `The analysis service could not be reached. Try again in ${retryAfterSeconds} seconds; nothing will be charged twice.`, { retryAfterSeconds }),
-  invalidResponse: (detail: string) =>
-    HttpError.of(502, 'upstream_invalid_response', `The analysis service answered in an unexpected form (${detail}). The administrator has been told in the logs.`),
+  /** A status the upstream never answers (a 404 page from a wrong UPSTREAM_BASE_URL): nothing ran. */
+  unexpectedStatus: (status: number) =>
+    HttpError.of(
+      502,
+      'upstream_invalid_response',
+      `The analysis service answered HTTP ${status}, which it never answers: the BFF's upstream address may be wrong. The administrator has been told in the logs. Nothing was charged; repeat the check with the same operation id once it is fixed.`,
+    ),
+  /** A success the BFF cannot read: the upstream ran and charged it, and keeps its answer for 24 hours. */
+  unreadableResult: () =>
+    HttpError.of(
+      502,
+      'upstream_invalid_response',
+      'The analysis service answered this check, and counted its words, in a form this BFF cannot read. The administrator has been told in the logs. Once the BFF is updated, repeat the check with the same operation id within 24 hours: the answer is kept upstream and is not charged again.',
+    ),
   keyConflict: () =>
     HttpError.of(500, 'internal_error', 'The analysis service refused this operation as a repeat of different work. This is a BFF fault; start a new check.'),
   invalidRequest: (message: string, fields?: Record<string, string>) =>

@@ -13,8 +13,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** Sends raw bytes with the given headers; no client-side helpers in between. */
-function send(body: Buffer, headers: Record<string, string>, chunked = false): Promise<{ status: number; body: any }> {
-  const url = new URL(`${h.bff.url}/v1/cost`);
+function send(body: Buffer, headers: Record<string, string>, chunked = false, path = '/v1/cost'): Promise<{ status: number; body: any }> {
+  const url = new URL(`${h.bff.url}${path}`);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json', ...headers } },
@@ -66,6 +66,22 @@ describe('reading /v1 bodies', () => {
     expect([plain.status, plain.body.error.code]).toEqual([415, 'unsupported_content_type']);
     const utf8 = await send(json({ text: 'a b' }), { 'content-type': 'application/json; charset=UTF-8' });
     expect(utf8.body.words).toBe(2);
+  });
+
+  it('refuses a body that is not UTF-8 instead of analysing and charging U+FFFD for its bytes, on /v1 and on the MCP route', async () => {
+    const latin1 = Buffer.concat([Buffer.from('{"operationId":"op-latin1","text":"caf'), Buffer.from([0xe9]), Buffer.from(' au lait"}')]);
+    const usage = async () => (await h.call('/v1/usage', undefined, { method: 'GET' })).body;
+    const before = await usage();
+    for (const path of ['/v1/detect', '/v1/cost']) {
+      const answer = await send(latin1, {}, false, path);
+      expect([answer.status, answer.body.error.code], path).toEqual([415, 'unsupported_content_type']);
+      expect(answer.body.error.message).toMatch(/UTF-8/);
+    }
+    expect(await usage()).toEqual(before);
+    const mcp = await send(latin1, { accept: 'application/json, text/event-stream' }, false, '/mcp');
+    expect([mcp.status, mcp.body.error.code]).toEqual([415, 'unsupported_content_type']);
+    // body-parser writes the raw body onto what its `verify` throws: none of it may come back.
+    expect(JSON.stringify(mcp.body)).not.toMatch(/lait/);
   });
 
   it('an empty body is an empty object, refused with the fields to fill in', async () => {

@@ -66,6 +66,18 @@ describe('parseUpstreamError', () => {
     });
   });
 
+  it('reads a 400 with the legacy field as a quota refusal, whatever its count fields are named (their names are not shown upstream)', () => {
+    expect(parseUpstreamError(400, { error: 'Not enough words remaining.', words_left: 3, words_needed: 7 })).toEqual({
+      kind: 'quota_exceeded',
+      message: 'Not enough words remaining.',
+      remainingWords: 3,
+      requiredWords: 7,
+    });
+    expect(parseUpstreamError(400, { error: 'Legacy only' })).toEqual({ kind: 'quota_exceeded', message: 'Legacy only', remainingWords: undefined, requiredWords: undefined });
+    // An invalid request says what to fix in `detail`: not a quota refusal, even with a legacy field beside it.
+    expect(parseUpstreamError(400, { error: 'Bad request', detail: 'text is required' })).toMatchObject({ kind: 'other', message: 'text is required' });
+  });
+
   it('never throws on unknown shapes', () => {
     expect(parseUpstreamError(400, { detail: 'Bad', fields: { text: 'required' } })).toEqual({
       kind: 'other',
@@ -75,6 +87,5 @@ describe('parseUpstreamError', () => {
     expect(parseUpstreamError(403, { error_code: '9999', message: 'Other' })).toEqual({ kind: 'other', message: 'Other' });
     expect(parseUpstreamError(502, '<html>Bad gateway</html>')).toEqual({ kind: 'other', message: '<html>Bad gateway</html>' });
     expect(parseUpstreamError(500, null)).toEqual({ kind: 'other', message: 'upstream answered HTTP 500' });
-    expect(parseUpstreamError(400, { error: 'Legacy only' })).toEqual({ kind: 'other', message: 'Legacy only' });
   });
 });

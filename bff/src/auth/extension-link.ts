@@ -7,6 +7,7 @@ import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import type { Logger } from '../logging.ts';
 import type { MemberAuthorizationServer } from './provider.ts';
 import { hashSecret } from '../console/sessions.ts';
+import { refuseNonUtf8 } from '../http/json-body.ts';
 
 /**
  * One-time sign-in links for the browser extension. An administrator (or the member) makes
@@ -62,7 +63,7 @@ open the extension's options (right-click the Redline icon, then <em>Options</em
 </body></html>`);
   });
 
-  router.post(EXTENSION_LINK_PATH, express.json({ limit: '4kb' }), async (req, res) => {
+  router.post(EXTENSION_LINK_PATH, express.json({ limit: '4kb' , verify: refuseNonUtf8 }), async (req, res) => {
     const parsed = RedeemBody.safeParse(req.body ?? {});
     if (!parsed.success) return oauthError(res, 400, 'invalid_request', 'Send {"code": "<sign-in code>", "client_id": "<your registered client id>"}.');
     const server = provider(req);

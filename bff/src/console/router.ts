@@ -28,6 +28,7 @@ import { upstreamKeyRoutes } from './upstream-keys.ts';
 import { usageCsv, usageReport } from './usage.ts';
 import type { UpstreamKeyring } from '../upstream/keyring.ts';
 import type { SecretBox } from '../upstream/secret-box.ts';
+import { refuseNonUtf8 } from '../http/json-body.ts';
 
 export interface ConsoleDeps {
   config: BffConfig;
@@ -105,7 +106,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   };
 
   const api = express.Router();
-  api.use(express.json({ limit: '16kb' }));
+  api.use(express.json({ limit: '16kb' , verify: refuseNonUtf8 }));
 
   // Signing in: no session yet, so only the origin is checked (no logging in a victim as someone else).
   api.post('/sign-in', async (req, res) => {

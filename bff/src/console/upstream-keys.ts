@@ -5,7 +5,7 @@ import type { BffConfig } from '../config.ts';
 import type { ConsoleStore, UpstreamKeyRecord } from '../storage/console-store.ts';
 import type { MemberRecord } from '../storage/ledger.ts';
 import { PROBE_COST_NOTE, probeKey } from '../upstream/key-probe.ts';
-import { ENV_KEY_ID, type UpstreamKeyring } from '../upstream/keyring.ts';
+import type { UpstreamKeyring } from '../upstream/keyring.ts';
 import { maskKey, type SecretBox } from '../upstream/secret-box.ts';
 import { ConsoleError } from './errors.ts';
 
@@ -68,8 +68,8 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     res.json({
       mode: config.upstream ? 'upstream' : 'offline',
       storing: secretBox ? { enabled: true } : { enabled: false, reason: SECRET_KEY_MISSING },
-      envKey: envKey ? { masked: maskKey(envKey.value), inUse: active?.id === ENV_KEY_ID } : null,
-      activeKeyId: active?.id ?? null,
+      envKey: envKey ? { masked: maskKey(envKey.value), inUse: active !== undefined && active.id === envKey.id } : null,
+      activeKeyId: active === undefined ? null : active === envKey ? 'env' : active.id,
       keys: rows,
       testNote: PROBE_COST_NOTE,
     });

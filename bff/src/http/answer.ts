@@ -53,6 +53,10 @@ export const bodyTooLarge = (limit: number | undefined) =>
     `The request body is too large${limit ? ` (this BFF accepts at most ${limit.toLocaleString('en-US')} bytes, BFF_MAX_BODY_BYTES)` : ''}. Send a shorter text, or split it.`,
   );
 
+export const notUtf8 = () => HttpError.of(415, 'unsupported_content_type', 'The request body is not valid UTF-8. Send the JSON encoded as UTF-8.');
+/** The type of what express.json's `verify` (refuseNonUtf8) throws. */
+export const NOT_UTF8 = 'entity.not.utf8';
+
 /** What a thrown error means to the client: HttpErrors as they are, body-parser and ledger failures explained. */
 function toHttpError(error: unknown, compressed: boolean): HttpError {
   if (error instanceof HttpError) return error;
@@ -62,6 +66,7 @@ function toHttpError(error: unknown, compressed: boolean): HttpError {
     return HttpError.of(400, 'malformed_json', 'The request body is not valid JSON. Check quotes, commas and escapes.');
   }
   if (type === 'entity.too.large') return bodyTooLarge((error as { limit?: number }).limit);
+  if (type === NOT_UTF8) return notUtf8();
   if (type === 'charset.unsupported') {
     return HttpError.of(415, 'unsupported_content_type', 'Send the body as UTF-8 JSON.');
   }

@@ -1,8 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError, incompleteBody } from '../errors.ts';
-import { bodyTooLarge } from './answer.ts';
+import { bodyTooLarge, NOT_UTF8, notUtf8 } from './answer.ts';
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -15,6 +16,17 @@ const malformed = () => HttpError.of(400, 'malformed_json', 'The request body is
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 /** application/json or application/<anything>+json, parameters aside. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+
+/**
+ * express.json's `verify`: refuses a body that is not UTF-8, as readJsonBody does. Decoding
+ * would replace the bad bytes with U+FFFD, and the text analysed and charged would not be the
+ * text sent. It throws a plain error of its own type (body-parser writes the raw body onto
+ * what `verify` throws), which the error answer turns into notUtf8().
+ */
+export function refuseNonUtf8(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { type: NOT_UTF8 });
+}
 
 const notJson = () => HttpError.of(415, 'unsupported_content_type', 'Send the request body as JSON with "Content-Type: application/json".');
 
@@ -69,8 +81,10 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
     });
     source.on('end', () => {
       if (size === 0) return finish(undefined, {});
+      const body = Buffer.concat(chunks, size);
+      if (!isUtf8(body)) return finish(notUtf8());
       try {
-        finish(undefined, JSON.parse(Buffer.concat(chunks, size).toString('utf8')));
+        finish(undefined, JSON.parse(body.toString('utf8')));
       } catch {
         finish(malformed());
       }

@@ -8,6 +8,7 @@ import type { OperationEngine } from '../operations/engine.ts';
 import type { Caller } from '../auth/bearer.ts';
 import { errorSummary } from './summaries.ts';
 import { TOOLS, type ToolDefinition } from './tools.ts';
+import { refuseNonUtf8 } from '../http/json-body.ts';
 
 export interface McpRouterOptions {
   config: Pick<BffConfig, 'maxDocumentCharacters' | 'maxBodyBytes'>;
@@ -79,7 +80,7 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
     return server;
   };
 
-  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes }), async (req: Request, res: Response) => {
+  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes , verify: refuseNonUtf8 }), async (req: Request, res: Response) => {
     const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
     const server = serverFor(McpServer, res.locals.caller as Caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

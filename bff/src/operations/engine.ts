@@ -52,8 +52,12 @@ interface Running {
   owns: Promise<boolean>;
 }
 
-/** Errors that a repeat of the operation id cannot change: answered again from the ledger. */
-const FINAL_ERROR_CODES = new Set(['result_expired', 'internal_error', 'upstream_invalid_response']);
+/**
+ * Errors that a repeat of the operation id cannot change: answered again from the ledger.
+ * Not `upstream_invalid_response`: after a wrong address is fixed, or the BFF is updated to
+ * read an answer it could not, a repeat goes through (an answer kept upstream is not charged again).
+ */
+const FINAL_ERROR_CODES = new Set(['result_expired', 'internal_error']);
 
 const upstreamBody = (input: OperationInput): string =>
   JSON.stringify(
@@ -110,6 +114,13 @@ function parseResult(product: Product, body: unknown, version: DetectorVersion |
     case 'plagiarism':
       return PlagiarismResponse.safeParse(body);
   }
+}
+
+/** `words_processed` of an answer that did not parse, where it can still be read. */
+function chargedWordsOf(body: unknown): number | undefined {
+  const top = body as { words_processed?: unknown; data?: { words_processed?: unknown } } | null;
+  const words = typeof top === 'object' && top !== null ? (top.data?.words_processed ?? top.words_processed) : undefined;
+  return typeof words === 'number' && Number.isSafeInteger(words) && words >= 0 ? words : undefined;
 }
 
 function wordsOf(product: Product, result: unknown): number {
@@ -332,7 +343,7 @@ export class OperationEngine {
   async #attempt(
     record: OperationRecord,
     attemptCounted = false,
-  ): Promise<{ ok: true; record: OperationRecord } | { ok: false; error: HttpError; settled: boolean }> {
+  ): Promise<{ ok: true; record: OperationRecord } | { ok: false; error: HttpError; settled: boolean; wordsCharged?: number }> {
     const { ledger, forwarder, metrics, logger } = this.options;
     if (record.state === 'completed') return { ok: true, record };
     if (!attemptCounted) await ledger.countAttempt(record.memberId, record.operationId);
@@ -355,10 +366,14 @@ export class OperationEngine {
     const version = record.product === 'detector' ? (JSON.parse(record.requestBody!) as { version: DetectorVersion }).version : undefined;
     const parsed = parseResult(record.product, outcome.body, version);
     if (!parsed.success) {
-      const error = upstreamErrors.invalidResponse('the result did not match the documented shape');
-      await ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body });
+      // A success is charged upstream whether or not it can be read here: counted, so usage and
+      // budgets match what the team pays.
+      const error = upstreamErrors.unreadableResult();
+      const wordsCharged = chargedWordsOf(outcome.body) ?? documentWords((JSON.parse(record.requestBody!) as { text: string }).text).words;
+      await ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body }, wordsCharged);
+      metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
       logger.error({ ...log, issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'upstream result did not parse');
-      return { ok: false, error, settled: true };
+      return { ok: false, error, settled: true, wordsCharged };
     }
     const wordsCharged = wordsOf(record.product, parsed.data);
     if (large) await yieldToEventLoop();
@@ -432,17 +447,22 @@ export class OperationEngine {
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
     let failure: { error: HttpError; settled: boolean; index: number } | undefined;
+    /** Words charged by parts that failed all the same (an answer that could not be read). */
+    const chargedByFailedParts = new Map<number, number>();
     const worker = async () => {
       while (next < parts.length && failure === undefined) {
         const index = next++;
         const attempt = await this.#attempt(this.#withRequestBody(parts[index]!, input, document.parts[index]!.text));
         if (attempt.ok) done[index] = attempt.record;
-        else failure ??= { ...attempt, index };
+        else {
+          if (attempt.wordsCharged !== undefined) chargedByFailedParts.set(index, attempt.wordsCharged);
+          failure ??= { ...attempt, index };
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(partConcurrency, parts.length) }, worker));
     if (failure !== undefined) {
-      const charged = parts.reduce((sum, part, index) => sum + (done[index] ?? part).wordsCharged, 0);
+      const charged = parts.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
       const error = documentPartError(failure.error, failure.index, parts.length, charged);
       if (failure.settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
       logger.warn({ operationId: parent.operationId, product: parent.product, part: failure.index, code: error.body.code, settled: failure.settled }, 'document operation failed');

@@ -523,7 +523,7 @@ export class PostgresLedger implements Ledger {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const { rows } = await this.pool.query<{ product: Product; words: string }>(
       `SELECT product, sum(words_charged) AS words FROM operations
-       WHERE member_id = $1 AND state = 'completed' AND NOT EXISTS (
+       WHERE member_id = $1 AND state <> 'pending' AND words_charged > 0 AND NOT EXISTS (
            SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id
          )
          GROUP BY product`,

@@ -406,7 +406,7 @@ export class SqliteLedger implements Ledger {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const rows = this.#sql(
         `SELECT product, sum(words_charged) AS words FROM operations
-         WHERE member_id = ? AND state = 'completed' AND NOT EXISTS (
+         WHERE member_id = ? AND state <> 'pending' AND words_charged > 0 AND NOT EXISTS (
            SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id
          )
          GROUP BY product`,

@@ -78,7 +78,7 @@ export class HttpForwarder implements Forwarder {
 
       lastRetryable = outcome;
       if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) {
-        return { ok: false, error: upstreamErrors.providerAborted(), settled: false };
+        return { ok: false, error: upstreamErrors.providerAborted(), settled: true };
       }
       const waitMs =
         outcome.kind === 'wait' && outcome.waitMs !== undefined
@@ -94,7 +94,10 @@ export class HttpForwarder implements Forwarder {
         break;
       }
     }
-    return { ok: false, error: this.#unsettledError(lastRetryable), settled: false };
+    // A provider abort is known to have run and charged nothing: settled, so the operation
+    // neither holds its words nor is resumed unasked; a repeat of its id tries it again.
+    const aborted = lastRetryable.kind === 'backoff' && lastRetryable.reason === 'provider_aborted';
+    return { ok: false, error: this.#unsettledError(lastRetryable), settled: aborted };
   }
 
   /** What the client hears when retries ran out with the outcome still open. */
@@ -109,7 +112,7 @@ export class HttpForwarder implements Forwarder {
     const { baseUrl, keys, metrics } = this.options;
     // Chosen per attempt: a retry after an activation moves to the new key when it shares the account.
     const key = keys.keyFor(operation.upstreamKeyId ?? null);
-    if (!key) return { kind: 'final', error: HttpError.of(503, 'upstream_key_missing', 'No upstream API key is active. An administrator activates one on the console\'s Upstream key page.', { retryAfterSeconds: 30 }) };
+    if (!key) return { kind: 'final', error: keys.refusalFor(operation.upstreamKeyId ?? null) };
     const started = performance.now();
     const observe = (outcome: string) =>
       metrics.upstreamLatency.observe({ product: operation.product, outcome }, (performance.now() - started) / 1000);
@@ -140,9 +143,8 @@ export class HttpForwarder implements Forwarder {
       observe(String(response.statusCode));
       if (response.statusCode === 401) return { kind: 'key_rejected', keyId: key.id };
       const outcome = classify(operation.product, response.statusCode, text, header);
-      if (outcome.kind === 'final' && outcome.error.body.code === 'quota_exceeded') {
-        await this.options.onQuota?.(operation.product, outcome.error.body.remainingWords!);
-      }
+      const remainingWords = outcome.kind === 'final' && outcome.error.body.code === 'quota_exceeded' ? outcome.error.body.remainingWords : undefined;
+      if (remainingWords !== undefined) await this.options.onQuota?.(operation.product, remainingWords);
       if (outcome.kind === 'final' && outcome.error.body.code === 'upstream_invalid_response') {
         this.options.logger.error(
           { product: operation.product, status: response.statusCode, url: displayUrl(baseUrl + UPSTREAM_PATHS[operation.product]) },
@@ -186,12 +188,12 @@ function parseJson(text: string): unknown {
 function classify(product: Product, status: number, text: string, header: (name: string) => string | undefined): Attempt {
   const body = parseJson(text);
   if (status >= 200 && status < 300) {
-    if (typeof body !== 'object' || body === null) return { kind: 'final', error: upstreamErrors.invalidResponse('not JSON') };
     const acceptedKey = header(UPSTREAM_HEADERS.acceptedIdempotencyKey);
     const acceptedKeySource = header(UPSTREAM_HEADERS.idempotencyKeySource);
     return { kind: 'success', body, acceptedKey, acceptedKeySource };
   }
-  const retryAfter = parseRetryAfter(header(UPSTREAM_HEADERS.retryAfter));
+  const retryAfterHeader = header(UPSTREAM_HEADERS.retryAfter);
+  const retryAfter = parseRetryAfter(retryAfterHeader);
   switch (status) {
     case 400: {
       const error = parseUpstreamError(status, body);
@@ -205,8 +207,9 @@ function classify(product: Product, status: number, text: string, header: (name:
     case 403:
       return { kind: 'final', error: upstreamErrors.noSubscription(product) };
     case 409:
-      // An exact repeat of a running operation carries Retry-After; a key reused for other work does not.
-      return retryAfter === undefined
+      // An exact repeat of a running operation carries Retry-After (read or not, it says so);
+      // a key reused for other work does not.
+      return retryAfterHeader === undefined
         ? { kind: 'final', error: upstreamErrors.keyConflict() }
         : { kind: 'wait', reason: 'in_progress', waitMs: retryAfter };
     case 410:
@@ -220,6 +223,6 @@ function classify(product: Product, status: number, text: string, header: (name:
     default:
       return status >= 500
         ? { kind: 'backoff', reason: 'server_error' }
-        : { kind: 'final', error: upstreamErrors.invalidResponse(`HTTP ${status}`) };
+        : { kind: 'final', error: upstreamErrors.unexpectedStatus(status) };
   }
 }

@@ -8,8 +8,11 @@ import type { SecretBox } from './secret-box.ts';
 /** The PostgreSQL channel on which a key activation or removal is announced to every instance. */
 export const UPSTREAM_KEYS_CHANNEL = 'redline_upstream_keys';
 
-/** The id under which the environment's key (UPSTREAM_API_KEY[_FILE]) is recorded with operations. */
-export const ENV_KEY_ID = 'env';
+/**
+ * The id under which operations recorded the environment's key (UPSTREAM_API_KEY[_FILE])
+ * before its id named its account; such an operation is taken to have started with today's.
+ */
+const LEGACY_ENV_KEY_ID = 'env';
 
 export interface UpstreamKey {
   id: string;
@@ -18,8 +21,12 @@ export interface UpstreamKey {
   account: string;
 }
 
-/** The environment key's account: a digest of its value, so a changed variable is another account. */
+/**
+ * The environment key's account, and its id: a digest of its value, so a changed variable is
+ * another account, which an operation that started with the old value must not move to.
+ */
 export const envKeyAccount = (value: string) => `env:${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
+const isEnvKeyId = (id: string) => id.startsWith('env:');
 
 export interface KeyringOptions {
   envKey?: string | undefined;
@@ -52,10 +59,11 @@ export class UpstreamKeyring {
   readonly #envKey: UpstreamKey | undefined;
 
   constructor(private readonly options: KeyringOptions) {
-    this.#envKey = options.envKey ? { id: ENV_KEY_ID, value: options.envKey, account: envKeyAccount(options.envKey) } : undefined;
+    const account = options.envKey ? envKeyAccount(options.envKey) : undefined;
+    this.#envKey = options.envKey && account ? { id: account, value: options.envKey, account } : undefined;
     if (this.#envKey) {
-      this.#keys.set(ENV_KEY_ID, this.#envKey);
-      this.#activeId = ENV_KEY_ID;
+      this.#keys.set(this.#envKey.id, this.#envKey);
+      this.#activeId = this.#envKey.id;
     }
   }
 
@@ -94,7 +102,7 @@ export class UpstreamKeyring {
 
   #apply(records: UpstreamKeyRecord[]): void {
     const keys = new Map<string, UpstreamKey>();
-    if (this.#envKey) keys.set(ENV_KEY_ID, this.#envKey);
+    if (this.#envKey) keys.set(this.#envKey.id, this.#envKey);
     let activeId = this.#envKey?.id;
     let missing = this.#missing;
     for (const record of records) {
@@ -138,13 +146,32 @@ export class UpstreamKeyring {
     return active.id;
   }
 
-  /** The key to send on the next attempt of an operation that started with `startedWith`. */
+  /**
+   * The key to send on the next attempt of an operation that started with `startedWith`;
+   * none when that key is gone and the active one is of another account (or unknown), which
+   * would run and charge the operation again: refusalFor says why.
+   */
   keyFor(startedWith: string | null): UpstreamKey | undefined {
     const active = this.active();
+    if (startedWith === LEGACY_ENV_KEY_ID) startedWith = this.#envKey?.id ?? null;
     if (startedWith === null || startedWith === active?.id) return active;
     const started = this.#keys.get(startedWith);
-    if (!started) return active; // removed (the console refuses that while it has pending operations) or no longer in the environment
-    return active && active.account === started.account ? active : started;
+    // An environment key's id is its account; a console key that is gone has no known account
+    // (the console refuses to remove a key while operations that started with it are pending).
+    const account = started?.account ?? (isEnvKeyId(startedWith) ? startedWith : undefined);
+    if (active && active.account === account) return active;
+    return started;
+  }
+
+  /** Why an operation that started with `startedWith` has no key to send (keyFor gave none). */
+  refusalFor(startedWith: string | null): HttpError {
+    if (!this.active() || startedWith === null) return HttpError.of(503, 'upstream_key_missing', this.#missing, { retryAfterSeconds: 30 });
+    const which = isEnvKeyId(startedWith) || startedWith === LEGACY_ENV_KEY_ID ? 'the value UPSTREAM_API_KEY had then' : 'a key since removed from the console';
+    return HttpError.of(
+      503,
+      'upstream_key_missing',
+      `This operation started with an upstream key that is no longer set (${which}), and the key in use now belongs to another account, which would run and charge it again. Its result can be fetched only with that key: an administrator can set it again, or start a new check with a new operation id.`,
+    );
   }
 
   /** Tells every instance (PostgreSQL) to re-read the keys, and re-reads them here. */

@@ -14,16 +14,29 @@ export const NoSubscriptionBody = z.object({
 });
 
 /**
- * 400, not enough words. `error` is the legacy field; the remaining-limit field names are
- * not shown upstream, so these are chosen: `remaining_words`, `required_words`, `product`.
+ * 400, not enough words: the legacy `error` field. The remaining-limit field names are not
+ * shown upstream; `remaining_words` and `required_words` are this project's choice, and other
+ * names that say "remaining"/"left" or "required"/"needed" are read too. A 400 with the legacy
+ * field and without `detail` is a quota refusal whether or not the counts can be read.
  */
 export const QuotaExceededBody = z.object({
   error: z.string(),
-  remaining_words: z.number().int().nonnegative(),
-  required_words: z.number().int().nonnegative(),
+  remaining_words: z.number().int().nonnegative().optional(),
+  required_words: z.number().int().nonnegative().optional(),
   product: z.enum(PRODUCTS).optional(),
 });
 export type QuotaExceededBody = z.infer<typeof QuotaExceededBody>;
+
+const REMAINING_FIELD = /remain|left|available|balance/i;
+const REQUIRED_FIELD = /requir|need/i;
+
+/** The first whole, non-negative number in a field whose name matches. */
+function countIn(body: Record<string, unknown>, name: RegExp): number | undefined {
+  for (const [field, value] of Object.entries(body)) {
+    if (name.test(field) && typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  }
+  return undefined;
+}
 
 /** Every other error: `{ "detail": "..." }`, plus `fields` on a 400 for an invalid request. */
 export const DetailBody = z.object({
@@ -34,7 +47,7 @@ export type DetailBody = z.infer<typeof DetailBody>;
 
 export type UpstreamError =
   | { kind: 'no_subscription'; message: string }
-  | { kind: 'quota_exceeded'; message: string; remainingWords: number; requiredWords: number }
+  | { kind: 'quota_exceeded'; message: string; remainingWords?: number; requiredWords?: number }
   | { kind: 'other'; message: string; fields?: Record<string, string> };
 
 /** Reads an upstream error body of any shape into one of the known kinds. */
@@ -45,12 +58,13 @@ export function parseUpstreamError(status: number, body: unknown): UpstreamError
   }
   if (status === 400) {
     const parsed = QuotaExceededBody.safeParse(body);
-    if (parsed.success) {
+    if (parsed.success && (body as { detail?: unknown }).detail === undefined) {
+      const fields = body as Record<string, unknown>;
       return {
         kind: 'quota_exceeded',
         message: parsed.data.error,
-        remainingWords: parsed.data.remaining_words,
-        requiredWords: parsed.data.required_words,
+        remainingWords: parsed.data.remaining_words ?? countIn(fields, REMAINING_FIELD),
+        requiredWords: parsed.data.required_words ?? countIn(fields, REQUIRED_FIELD),
       };
     }
   }
