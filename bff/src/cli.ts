@@ -5,8 +5,8 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createExtensionLink } from './auth/extension-link.ts';
 import { createSignInLink } from './console/links.ts';
 import { createLogger } from './logging.ts';
-import { createMember, revokeMember } from './members.ts';
-import type { Budgets } from './storage/ledger.ts';
+import { createMember, endMemberAccess, revokeMember } from './members.ts';
+import type { Budgets, MemberRecord } from './storage/ledger.ts';
 import { openLedger } from './storage/open.ts';
 
 const USAGE = `Usage: npm run members -- <command>
@@ -66,6 +66,17 @@ const ledger = await openLedger(config, { logger: createLogger('warn') }).catch(
 );
 const [command, argument] = positionals;
 
+/** The active member with this id (first) or name. */
+function activeMemberNamed(members: MemberRecord[], idOrName: string): MemberRecord {
+  const member = members.find((candidate) => candidate.id === idOrName) ?? members.find((candidate) => candidate.name === idOrName);
+  return member ?? fail(`no active member with id or name "${idOrName}".`, 'List the members with: npm run members -- list');
+}
+
+/** The audit log records what the CLI does as it records the console's actions. */
+async function audit(action: string, target: string, detail: Record<string, unknown>): Promise<void> {
+  await (await ledger.consoleStore()).audit({ at: Date.now(), actorId: null, actorName: 'server (npm run members)', action, target, detail, address: 'local' });
+}
+
 try {
   switch (command) {
     case 'add': {
@@ -79,6 +90,7 @@ try {
       const { member, token } = await createMember(ledger, argument, budgets).catch((error: Error) =>
         fail(error.message, 'Choose another name, or list the members with: npm run members -- list'),
       );
+      await audit('member_added', member.id, { name: member.name, budgets });
       console.log(`Member "${member.name}" (${member.id}) created.\n\nToken (shown once, not stored; give it to the member):\n\n  ${token}\n`);
       break;
     }
@@ -93,28 +105,35 @@ try {
     }
     case 'revoke': {
       if (!argument) fail('revoke needs a member id or name');
-      const member = (await ledger.listMembers()).find((candidate) => !candidate.revokedAt && (candidate.id === argument || candidate.name === argument));
-      if (!(await revokeMember(ledger, argument, config.databaseUrl))) fail(`no active member with id or name "${argument}".`, 'List the members with: npm run members -- list');
-      // Their OAuth tokens are refused from now on anyway (grants check the member); this records it.
-      const grants = member ? await (await ledger.oauthStore()).revokeMemberGrants(member.id, Date.now()) : 0;
-      console.log(`Revoked ${argument}. Its token no longer works${grants ? `, nor its ${grants} sign-in${grants === 1 ? '' : 's'} (MCP clients and the extension)` : ''}.`);
+      const members = (await ledger.listMembers()).filter((candidate) => !candidate.revokedAt);
+      const member = activeMemberNamed(members, argument);
+      if (member.role === 'admin' && !members.some((other) => other.role === 'admin' && other.id !== member.id)) {
+        fail(
+          `"${member.name}" is the team's last administrator: revoking them would leave nobody who can use the console.`,
+          'Make another member an administrator in the console first. To replace a leaked token, rotate it in the console instead.',
+        );
+      }
+      if (!(await revokeMember(ledger, member.id, config.databaseUrl))) fail(`no active member with id or name "${argument}".`, 'List the members with: npm run members -- list');
+      const { grants, sessions } = await endMemberAccess(ledger, member.id, Date.now());
+      await audit('member_revoked', member.id, { name: member.name, grants, sessions });
+      const ended = [grants && `${grants} sign-in${grants === 1 ? '' : 's'} (MCP clients and the extension)`, sessions && `${sessions} console session${sessions === 1 ? '' : 's'}`].filter(Boolean);
+      console.log(`Revoked "${member.name}" (${member.id}). Its token no longer works${ended.length ? `, nor its ${ended.join(' and its ')}` : ''}.`);
       break;
     }
     case 'link':
     case 'extension-link': {
       if (!argument) fail(`${command} needs a member id or name`);
-      const member = (await ledger.listMembers()).find((candidate) => !candidate.revokedAt && (candidate.id === argument || candidate.name === argument));
-      if (!member) fail(`no active member with id or name "${argument}"`);
+      const member = activeMemberNamed((await ledger.listMembers()).filter((candidate) => !candidate.revokedAt), argument);
       const origin = config.publicUrl ? new URL(config.publicUrl).origin : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
       const store = await ledger.consoleStore();
       if (command === 'extension-link') {
         const link = await createExtensionLink(store, member.id, 'cli', origin, Date.now());
-        await store.audit({ at: Date.now(), actorId: null, actorName: 'server (npm run members)', action: 'extension_link_created', target: member.id, detail: { name: member.name, expiresAt: link.expiresAt }, address: 'local' });
+        await audit('extension_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
         console.log(`One-time extension sign-in link for "${member.name}", valid until ${new Date(link.expiresAt).toISOString()}. Paste it into the extension's options:\n\n  ${link.url}\n`);
         break;
       }
       const link = await createSignInLink(store, member.id, 'cli', origin, Date.now());
-      await store.audit({ at: Date.now(), actorId: null, actorName: 'server (npm run members)', action: 'sign_in_link_created', target: member.id, detail: { name: member.name, expiresAt: link.expiresAt }, address: 'local' });
+      await audit('sign_in_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
       console.log(`One-time console sign-in link for "${member.name}" (${member.role}), valid until ${new Date(link.expiresAt).toISOString()}:\n\n  ${link.url}\n`);
       break;
     }

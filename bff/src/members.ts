@@ -20,6 +20,8 @@ export function memberTokenProblem(value: string): string | undefined {
   return 'This is not a whole member token: a member token is rl_ and 43 more letters, digits, - or _. Copy the whole token, or ask your administrator for a new one.';
 }
 
+const MEMBER_ID_SHAPE = /^m_[0-9a-f]{12}$/;
+
 export interface CreatedMember {
   member: MemberRecord;
   /** Shown once; never stored. */
@@ -31,8 +33,10 @@ function newMember(name: string, budgets: Budgets): { member: NewMember; token: 
   if (!/^[\p{L}\p{N} ._@-]{1,64}$/u.test(trimmed)) {
     throw new Error('A member name is 1 to 64 letters, digits, spaces, ".", "_", "@" or "-".');
   }
+  // The members CLI takes an id or a name: a name shaped like an id would name two members.
+  if (MEMBER_ID_SHAPE.test(trimmed)) throw new Error('A member name cannot look like a member id (m_ and 12 hexadecimal digits).');
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const id = `m_${randomBytes(6).toString('hex')}`;
+  const id = `m_${randomBytes(6).toString('hex')}`; // MEMBER_ID_SHAPE
   return { member: { id, name: trimmed, tokenHash: hashToken(token), tokenPrefix: `${token.slice(0, 7)}…`, budgets }, token };
 }
 
@@ -74,10 +78,21 @@ export async function rotateMemberToken(ledger: Ledger, memberId: string, databa
  * Revokes a member's token. With a PostgreSQL ledger (`databaseUrl`) the change is announced
  * to every instance, whose member caches forget what they held (member-cache.ts).
  */
-export async function revokeMember(ledger: Ledger, idOrName: string, databaseUrl?: string): Promise<boolean> {
-  const revoked = await ledger.revokeMember(idOrName);
+export async function revokeMember(ledger: Ledger, memberId: string, databaseUrl?: string): Promise<boolean> {
+  const revoked = await ledger.revokeMember(memberId);
   if (revoked && databaseUrl) await announceMembersChanged(databaseUrl);
   return revoked;
+}
+
+/**
+ * Ends what a member's token opened, after a revocation or a rotation (a token is rotated
+ * because it may have leaked): their MCP and extension sign-ins and their console sessions,
+ * except `keepSession` (the administrator's own, when rotating their own token).
+ */
+export async function endMemberAccess(ledger: Ledger, memberId: string, now: number, keepSession?: string): Promise<{ grants: number; sessions: number }> {
+  const grants = await (await ledger.oauthStore()).revokeMemberGrants(memberId, now);
+  const sessions = await (await ledger.consoleStore()).revokeMemberSessions(memberId, now, keepSession);
+  return { grants, sessions };
 }
 
 /** The active member holding this token, straight from the ledger (member-cache.ts caches it where that pays). */

@@ -40,6 +40,9 @@ describe('bad input gets a 4xx that says what to fix', () => {
     ['bad operation id', { operationId: 'no spaces!', text: 'Hello.' }, 400, 'invalid_operation_id', /letters, digits/],
     ['text not a string', { operationId: 'op-type-1', text: ['Hello'] }, 400, 'invalid_request', /text must be a string/],
     ['not an object', ['Hello'], 400, 'invalid_request', /JSON object/],
+    // PostgreSQL's jsonb cannot hold a result that echoes them: refused before anything is charged.
+    ['a NUL character', { operationId: 'op-nul-1', text: 'Copied from a PDF\u0000 with a stray NUL.' }, 400, 'invalid_request', /NUL character/],
+    ['half an emoji', { operationId: 'op-surrogate-1', text: 'A broken emoji \ud83d here.' }, 400, 'invalid_request', /surrogate/],
   ])('%s', async (_label, body, status, code, message) => {
     const response = await h.call('/v1/detect', body);
     expect(response.status).toBe(status);
@@ -66,6 +69,10 @@ describe('bad input gets a 4xx that says what to fix', () => {
 
   it('sent nothing upstream for any of it', async () => {
     expect(await h.control.received()).toEqual([]);
+  });
+
+  it('a whole emoji is fine', async () => {
+    expect((await h.call('/v1/detect', { operationId: newOperationId(), text: 'A whole emoji \ud83d\ude00 here.' })).status).toBe(200);
   });
 
   it('unknown endpoints say where the API is described', async () => {

@@ -6,7 +6,7 @@ import { PRODUCTS } from '@redline/shared';
 import type { BffConfig } from '../config.ts';
 import { describeError, type Logger } from '../logging.ts';
 import { announceMembersChanged } from '../member-events.ts';
-import { authenticate, createMember, revokeMember, rotateMemberToken } from '../members.ts';
+import { authenticate, createMember, endMemberAccess, revokeMember, rotateMemberToken } from '../members.ts';
 import { ROLES, type Budgets, type Ledger, type MemberRecord } from '../storage/ledger.ts';
 import { ConsoleError, consoleErrorHandler } from './errors.ts';
 import { createExtensionLink } from '../auth/extension-link.ts';
@@ -251,9 +251,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     const member = await activeMember(req.params.id!);
     // The token stops working on every instance (LISTEN/NOTIFY), then its MCP grants and console sessions.
     await revokeMember(ledger, member.id, config.databaseUrl);
-    const now = clock.now();
-    const grants = await (await ledger.oauthStore()).revokeMemberGrants(member.id, now);
-    const sessions = await (await store()).revokeMemberSessions(member.id, now);
+    const { grants, sessions } = await endMemberAccess(ledger, member.id, clock.now());
     await audit(req, actor(res), 'member_revoked', member.id, { name: member.name, grants, sessions });
     res.json({ revoked: true, grants, sessions });
   });
@@ -262,8 +260,11 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     const member = await activeMember(req.params.id!);
     const token = await rotateMemberToken(ledger, member.id, config.databaseUrl);
     if (!token) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
-    await audit(req, actor(res), 'token_rotated', member.id, { name: member.name });
-    res.json({ token });
+    // What the old token opened ends with it (it is rotated because it may have leaked); an
+    // administrator rotating their own token keeps the session they are doing it from.
+    const { grants, sessions } = await endMemberAccess(ledger, member.id, clock.now(), sessionOf(res).session.id);
+    await audit(req, actor(res), 'token_rotated', member.id, { name: member.name, grants, sessions });
+    res.json({ token, grants, sessions });
   });
 
   admin.post('/members/:id/link', async (req, res) => {

@@ -15,6 +15,14 @@ const FIELD_HINTS: Record<string, string> = {
   text: 'text must be a string',
 };
 
+/**
+ * U+0000 and unpaired surrogates: the upstream may take them, but PostgreSQL's jsonb cannot
+ * hold the result that echoes them, so the operation would be charged and never recorded.
+ * Refused before anything is sent, on every ledger alike. (In a `u` regex a surrogate pair is
+ * one code point, so \p{Cs} matches only an unpaired half.)
+ */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+
 /** Parses a request body with its schema; the first problem becomes an error that says what to fix. */
 export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxCharacters: number): z.infer<T> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -34,6 +42,14 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxC
   if (typeof text === 'string') {
     if (!hasVisibleText(text)) {
       throw HttpError.of(400, 'empty_text', 'The text is empty. Select or type some text to check.', { fields: { text: 'empty' } });
+    }
+    if (UNSTORABLE.test(text)) {
+      throw HttpError.of(
+        400,
+        'invalid_request',
+        'The text contains a NUL character (U+0000) or half of a surrogate pair (a broken emoji), which cannot be stored with its result: remove it and check again. Such characters often come with text copied out of a PDF.',
+        { fields: { text: 'no U+0000 and no unpaired surrogates' } },
+      );
     }
     // Code points never outnumber UTF-16 units: a short text needs no count.
     const characters = text.length > maxCharacters ? countCharacters(text) : 0;

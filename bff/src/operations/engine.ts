@@ -12,7 +12,7 @@ import {
   type ResultSource,
 } from '@redline/shared';
 import { HttpError, productName, upstreamErrors } from '../errors.ts';
-import type { Logger } from '../logging.ts';
+import { describeError, type Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Completion, InsertResult, Ledger, MemberRecord, NewOperation, OpenResult, OperationRecord } from '../storage/ledger.ts';
 import type { Forwarder } from '../upstream/forwarder.ts';
@@ -191,8 +191,12 @@ export class OperationEngine {
       const key = `${record.memberId}\u0000${record.operationId}`;
       if (this.#inflight.has(key)) continue;
       this.options.logger.info({ operationId: record.operationId, product: record.product }, 'resuming pending operation');
-      this.#track(key, record.fingerprint, (owns) => (owns(true), this.#execute(record))).catch(() => {
-        // The outcome is in the ledger; a client repeat will see it.
+      this.#track(key, record.fingerprint, (owns) => (owns(true), this.#execute(record))).catch((error: unknown) => {
+        // An answer for a client (the outcome is in the ledger, a repeat will see it) needs no
+        // line; anything else (a ledger write that failed) would be retried at every start unseen.
+        if (!(error instanceof HttpError)) {
+          this.options.logger.error({ operationId: record.operationId, product: record.product, error: describeError(error) }, 'resuming a pending operation failed');
+        }
       });
     }
     return pending.length;

@@ -136,8 +136,8 @@ export class PostgresConsoleStore implements ConsoleStore {
     return (await this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
   }
 
-  async revokeMemberSessions(memberId: string, now: number): Promise<number> {
-    return this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL', [now, memberId]);
+  async revokeMemberSessions(memberId: string, now: number, keep = ''): Promise<number> {
+    return this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL AND id <> $3', [now, memberId, keep]);
   }
 
   async createLink(link: NewSignInLink): Promise<void> {

@@ -127,8 +127,8 @@ export class SqliteConsoleStore implements ConsoleStore {
     return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes > 0;
   }
 
-  async revokeMemberSessions(memberId: string, now: number): Promise<number> {
-    return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL').run(now, memberId).changes;
+  async revokeMemberSessions(memberId: string, now: number, keep = ''): Promise<number> {
+    return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL AND id <> ?').run(now, memberId, keep).changes;
   }
 
   async createLink(link: NewSignInLink): Promise<void> {

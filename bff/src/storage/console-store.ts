@@ -125,7 +125,8 @@ export interface ConsoleStore {
   /** Sessions not revoked and not past their absolute expiry, newest first. */
   listSessions(now: number): Promise<SessionRecord[]>;
   revokeSession(id: string, now: number): Promise<boolean>;
-  revokeMemberSessions(memberId: string, now: number): Promise<number>;
+  /** Ends a member's open sessions but `keep`; how many ended. */
+  revokeMemberSessions(memberId: string, now: number, keep?: string): Promise<number>;
 
   createLink(link: NewSignInLink): Promise<void>;
   /**

@@ -132,7 +132,7 @@ export interface Ledger {
   memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined>;
   listMembers(): Promise<MemberRecord[]>;
   /** Revokes by id or name; false when there is no such active member. */
-  revokeMember(idOrName: string): Promise<boolean>;
+  revokeMember(memberId: string): Promise<boolean>;
   countActiveMembers(): Promise<number>;
 
   findOperation(memberId: string, operationId: string): Promise<OperationRecord | undefined>;

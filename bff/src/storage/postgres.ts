@@ -378,8 +378,8 @@ export class PostgresLedger implements Ledger {
     return rows.map(toMember);
   }
 
-  async revokeMember(idOrName: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE members SET revoked_at = now() WHERE (id = $1 OR name = $1) AND revoked_at IS NULL', [idOrName]);
+  async revokeMember(memberId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [memberId]);
     return (rowCount ?? 0) > 0;
   }
 

@@ -264,9 +264,8 @@ export class SqliteLedger implements Ledger {
     return (this.#sql('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[]).map(toMember);
   }
 
-  async revokeMember(idOrName: string): Promise<boolean> {
-    const { changes } = this.#sql('UPDATE members SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL')
-      .run(new Date().toISOString(), idOrName, idOrName);
+  async revokeMember(memberId: string): Promise<boolean> {
+    const { changes } = this.#sql('UPDATE members SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), memberId);
     return changes > 0;
   }
 
