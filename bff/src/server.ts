@@ -45,7 +45,7 @@ export interface StartOptions {
 function createForwarder(
   config: BffConfig,
   keyring: UpstreamKeyring | undefined,
-  deps: { metrics: ReturnType<typeof createMetrics>; logger: Logger; onQuota: (product: Product, remainingWords: number) => Promise<void> },
+  deps: { metrics: ReturnType<typeof createMetrics>; logger: Logger; onQuota: (product: Product, remainingWords: number, account: string) => Promise<void> },
 ): Forwarder {
   if (config.upstream && keyring) return new HttpForwarder({ baseUrl: config.upstream.baseUrl, keys: keyring, retry: config.retry, ...deps });
   return new OfflineForwarder({
@@ -115,10 +115,10 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
   // A ledger unavailable now: the keyring re-reads the keys on the next change or poll.
   await keyring?.start().catch((error: unknown) => logger.error({ error: describeError(error) }, 'could not read the stored upstream keys'));
   // The last remaining words the upstream reported, for the console's usage page (recorded before the refusal is answered).
-  const onQuota = (product: Product, remainingWords: number) =>
+  const onQuota = (product: Product, remainingWords: number, account: string) =>
     ledger
       .consoleStore()
-      .then((store) => store.recordQuota({ product, remainingWords, seenAt: Date.now() }))
+      .then((store) => store.recordQuota({ product, remainingWords, seenAt: Date.now(), account }))
       .catch((error: unknown) => logger.warn({ error: describeError(error) }, 'could not record the upstream quota'));
   const forwarder = createForwarder(config, keyring, { metrics, logger, onQuota });
   const engine = new OperationEngine({

@@ -343,3 +343,17 @@ describe('two instances on PostgreSQL', () => {
     }
   });
 });
+
+it("the usage page's upstream words remaining are the active key's account's: another account's figure is not shown after a switch", async () => {
+  const { h, admin } = await startWithKeys();
+  await h.control.setBalances('team', { detector: 5 });
+  expect((await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS })).status).toBe(402);
+  expect((await admin.get('/usage')).body.upstreamQuotas).toEqual([{ product: 'detector', remainingWords: 5, seenAt: expect.any(Number) }]);
+
+  const id = (await admin.post('/upstream-keys', { label: 'other account', key: KEY_C })).body.key.id;
+  expect((await admin.post(`/upstream-keys/${id}/test`)).body.account).toBe('other');
+  await admin.post(`/upstream-keys/${id}/saved`);
+  expect((await admin.post(`/upstream-keys/${id}/activate`)).body.inUse).toBe(true);
+  expect((await admin.get('/usage')).body.upstreamQuotas).toEqual([]);
+  expect((await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS })).status).toBe(200);
+});

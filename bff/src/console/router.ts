@@ -304,11 +304,11 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   });
 
   admin.get('/usage', async (req, res) => {
-    res.json(await usageReport(ledger, await store(), req.query, clock.now()));
+    res.json(await usageReport(ledger, await store(), req.query, clock.now(), keyring?.active()?.account));
   });
 
   admin.get('/usage.csv', async (req, res) => {
-    const report = await usageReport(ledger, await store(), req.query, clock.now());
+    const report = await usageReport(ledger, await store(), req.query, clock.now(), keyring?.active()?.account);
     res.type('text/csv').set('Content-Disposition', `attachment; filename="redline-usage-${report.from}-to-${report.to}.csv"`).send(usageCsv(report));
   });
 

@@ -15,7 +15,8 @@ export interface UsageReport {
   members: { id: string; name: string; words: Record<Product, number>; remaining: Partial<Record<Product, number>> }[];
   rows: { day: string; memberId: string; memberName: string; product: Product; words: number }[];
   /** The last words-remaining figures the upstream reported (in quota refusals), per product, and when. */
-  upstreamQuotas: UpstreamQuota[];
+  /** The active key's account's last reported remaining words (another account's figures would mislead). */
+  upstreamQuotas: Omit<UpstreamQuota, 'account'>[];
 }
 
 const zero = () => Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
@@ -32,9 +33,9 @@ function period(query: Record<string, unknown>, now: number): { from: string; to
 }
 
 /** Words charged per day, product and member in a period (both ends included, UTC days). */
-export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Record<string, unknown>, now: number): Promise<UsageReport> {
+export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Record<string, unknown>, now: number, activeAccount?: string): Promise<UsageReport> {
   const { from, to } = period(query, now);
-  const [usage, members, upstreamQuotas] = await Promise.all([
+  const [usage, members, quotas] = await Promise.all([
     store.usage(new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS)),
     ledger.listMembers(),
     store.quotas(),
@@ -66,7 +67,7 @@ export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Re
     days: [...days].map(([day, words]) => ({ day, words })),
     members: memberRows,
     rows: usage.map((row) => ({ ...row, memberName: names.get(row.memberId) ?? row.memberId })),
-    upstreamQuotas,
+    upstreamQuotas: quotas.filter((quota) => quota.account === activeAccount).map(({ account: _account, ...quota }) => quota),
   };
 }
 

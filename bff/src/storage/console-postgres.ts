@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { Budgets, MemberRecord, Role } from './ledger.ts';
 import { toMember, type MemberRow } from './rows.ts';
@@ -39,6 +39,7 @@ const CONSOLE_MIGRATIONS = [
      address TEXT NOT NULL
    );`,
   upstreamKeyTables('BIGINT'),
+  QUOTA_ACCOUNT_COLUMN,
 ];
 
 /** Serialises console migrations between instances starting together ("rcon"). */
@@ -208,9 +209,9 @@ export class PostgresConsoleStore implements ConsoleStore {
 
   async recordQuota(quota: UpstreamQuota): Promise<void> {
     await this.pool.query(
-      `INSERT INTO upstream_quotas AS q (product, remaining_words, seen_at) VALUES ($1, $2, $3)
-       ON CONFLICT (product) DO UPDATE SET remaining_words = EXCLUDED.remaining_words, seen_at = EXCLUDED.seen_at WHERE EXCLUDED.seen_at >= q.seen_at`,
-      [quota.product, quota.remainingWords, quota.seenAt],
+      `INSERT INTO upstream_quotas AS q (product, remaining_words, seen_at, account) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (product) DO UPDATE SET remaining_words = EXCLUDED.remaining_words, seen_at = EXCLUDED.seen_at, account = EXCLUDED.account WHERE EXCLUDED.seen_at >= q.seen_at`,
+      [quota.product, quota.remainingWords, quota.seenAt, quota.account],
     );
   }
 

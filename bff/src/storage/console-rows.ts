@@ -96,9 +96,13 @@ export interface QuotaRow {
   product: Product;
   remaining_words: number | string;
   seen_at: number | string;
+  account: string;
 }
 
-export const toQuota = (row: QuotaRow): UpstreamQuota => ({ product: row.product, remainingWords: Number(row.remaining_words), seenAt: Number(row.seen_at) });
+export const toQuota = (row: QuotaRow): UpstreamQuota => ({ product: row.product, remainingWords: Number(row.remaining_words), seenAt: Number(row.seen_at), account: row.account });
+
+/** The third console migration: a quota says which account's words it counts. */
+export const QUOTA_ACCOUNT_COLUMN = "ALTER TABLE upstream_quotas ADD COLUMN account TEXT NOT NULL DEFAULT ''";
 
 /** The second console migration's tables (the same SQL on both databases). */
 export const upstreamKeyTables = (bigint: 'INTEGER' | 'BIGINT') => `CREATE TABLE upstream_keys (

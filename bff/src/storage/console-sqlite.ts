@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { Budgets, MemberRecord, Role } from './ledger.ts';
 import { toMember, type MemberRow } from './rows.ts';
@@ -39,6 +39,7 @@ const CONSOLE_MIGRATIONS = [
      address TEXT NOT NULL
    );`,
   upstreamKeyTables('INTEGER'),
+  QUOTA_ACCOUNT_COLUMN,
 ];
 
 export class SqliteConsoleStore implements ConsoleStore {
@@ -183,8 +184,10 @@ export class SqliteConsoleStore implements ConsoleStore {
 
   async recordQuota(quota: UpstreamQuota): Promise<void> {
     this.db
-      .prepare('INSERT INTO upstream_quotas (product, remaining_words, seen_at) VALUES (?, ?, ?) ON CONFLICT (product) DO UPDATE SET remaining_words = excluded.remaining_words, seen_at = excluded.seen_at WHERE excluded.seen_at >= upstream_quotas.seen_at')
-      .run(quota.product, quota.remainingWords, quota.seenAt);
+      .prepare(
+        'INSERT INTO upstream_quotas (product, remaining_words, seen_at, account) VALUES (?, ?, ?, ?) ON CONFLICT (product) DO UPDATE SET remaining_words = excluded.remaining_words, seen_at = excluded.seen_at, account = excluded.account WHERE excluded.seen_at >= upstream_quotas.seen_at',
+      )
+      .run(quota.product, quota.remainingWords, quota.seenAt, quota.account);
   }
 
   async quotas(): Promise<UpstreamQuota[]> {

@@ -102,6 +102,8 @@ export interface UpstreamQuota {
   product: Product;
   remainingWords: number;
   seenAt: number;
+  /** The upstream account whose words these are (a key's account); '' when recorded before accounts were. */
+  account: string;
 }
 
 export interface ConsoleStore {

@@ -35,8 +35,8 @@ const MAX_PROVIDER_ABORT_RETRIES = 1;
 export interface HttpForwarderOptions {
   baseUrl: string;
   keys: UpstreamKeyring;
-  /** Told the remaining words the upstream reports in a quota refusal. */
-  onQuota?: (product: Product, remainingWords: number) => Promise<void>;
+  /** Told the remaining words the upstream reports in a quota refusal, and whose (the key's account). */
+  onQuota?: (product: Product, remainingWords: number, account: string) => Promise<void>;
   retry: RetryPolicy;
   metrics: Metrics;
   logger: Logger;
@@ -144,7 +144,7 @@ export class HttpForwarder implements Forwarder {
       if (response.statusCode === 401) return { kind: 'key_rejected', keyId: key.id };
       const outcome = classify(operation.product, response.statusCode, text, header);
       const remainingWords = outcome.kind === 'final' && outcome.error.body.code === 'quota_exceeded' ? outcome.error.body.remainingWords : undefined;
-      if (remainingWords !== undefined) await this.options.onQuota?.(operation.product, remainingWords);
+      if (remainingWords !== undefined) await this.options.onQuota?.(operation.product, remainingWords, key.account);
       if (outcome.kind === 'final' && outcome.error.body.code === 'upstream_invalid_response') {
         this.options.logger.error(
           { product: operation.product, status: response.statusCode, url: displayUrl(baseUrl + UPSTREAM_PATHS[operation.product]) },
