@@ -12,6 +12,8 @@ const AI_TEMPLATES = [
   (org: string, topic: string) => `Notably, ${org} increasingly harness ${topic} to foster innovation.`,
   (org: string, topic: string) => `Additionally, ${topic} underscores the pivotal role of ${org}.`,
 ];
+/** How the stock-style sentences start (the ones a rule-based scorer labels AI). */
+export const STOCK_OPENERS = /^(?:Moreover|Ultimately|Furthermore|Notably|Additionally),/;
 const PEOPLE = ['my sister', 'my neighbour', 'our dog', 'my friend Sam', 'the kid next door', 'my uncle', 'grandma', 'my roommate', 'the mailman', 'my boss', 'a guy at the bus stop'];
 const THINGS = ['the old bike', 'a burnt pizza', 'the broken fence', 'a muddy boot', 'the leaky tap', 'my phone charger', 'the garden hose', 'a cheap kettle', 'the car keys', 'the spare blanket', 'a paper map', 'my lunch box'];
 const HUMAN_TEMPLATES = [

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -34,17 +34,36 @@ function offlineEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** The BFF in offline mode (its local scorer labels the sentences), with one member. */
-export async function startBff(): Promise<{ url: string; token: string; stop(): void }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'redline-bench-bff-'));
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], {
-    env: { ...offlineEnv(), BFF_PORT: String(port), BFF_DATA_DIR: dataDir, BFF_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  // A benchmark that fails must not leave the BFF running (it would also hold the output pipe open).
+/**
+ * Who labels the sentences: `upstream`, the upstream double (its rule-based scorer labels the
+ * benchmark document's stock-style third of sentences AI, the issue's case), or `offline`, the
+ * BFF's trained local detector (it labels nearly every sentence of that document AI).
+ */
+export type Labels = 'upstream' | 'offline';
+
+function startProcess(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // A benchmark that fails must not leave it running (it would also hold the output pipe open).
   process.once('exit', () => child.kill('SIGTERM'));
-  const url = `http://127.0.0.1:${port}`;
+  return child;
+}
+
+/** The BFF with one member, labelling with the upstream double or offline. */
+export async function startBff(labels: Labels): Promise<{ url: string; token: string; stop(): void }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'redline-bench-bff-'));
+  const env: NodeJS.ProcessEnv = { ...offlineEnv(), BFF_PORT: String(await freePort()), BFF_DATA_DIR: dataDir, BFF_LOG_LEVEL: 'warn' };
+  let upstream: ChildProcess | undefined;
+  if (labels === 'upstream') {
+    const port = await freePort();
+    const accounts = path.join(dataDir, 'accounts.json');
+    writeFileSync(accounts, JSON.stringify([{ id: 'bench', keys: ['bench-key'], balances: { detector: 1e9, humanizer: 1e9, plagiarism: 1e9 } }]));
+    upstream = startProcess(['test/upstream/main.ts', '--port', String(port), '--accounts', accounts], offlineEnv());
+    env.UPSTREAM_BASE_URL = `http://127.0.0.1:${port}`;
+    env.UPSTREAM_API_KEY = 'bench-key';
+    await waitFor(env.UPSTREAM_BASE_URL);
+  }
+  const child = startProcess(['bff/src/main.ts'], env);
+  const url = `http://127.0.0.1:${env.BFF_PORT}`;
   await waitFor(`${url}/readyz`);
   const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'add', 'bench'], { env: { ...process.env, BFF_DATA_DIR: dataDir }, encoding: 'utf8' });
   const token = /(rl_[A-Za-z0-9_-]{43})/.exec(output)![1]!;
@@ -53,6 +72,7 @@ export async function startBff(): Promise<{ url: string; token: string; stop(): 
     token,
     stop() {
       child.kill('SIGTERM');
+      upstream?.kill('SIGTERM');
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
