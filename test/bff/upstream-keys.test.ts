@@ -357,3 +357,22 @@ it("the usage page's upstream words remaining are the active key's account's: an
   expect((await admin.get('/usage')).body.upstreamQuotas).toEqual([]);
   expect((await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS })).status).toBe(200);
 });
+
+it('an administrator can go back to the key in UPSTREAM_API_KEY after activating a stored one', async () => {
+  const { h, admin } = await startWithKeys();
+  const id = (await admin.post('/upstream-keys', { label: 'other account', key: KEY_C })).body.key.id;
+  await admin.post(`/upstream-keys/${id}/test`);
+  await admin.post(`/upstream-keys/${id}/saved`);
+  await admin.post(`/upstream-keys/${id}/activate`);
+  expect((await admin.get('/upstream-keys')).body.envKey.inUse).toBe(false);
+
+  const back = await admin.post('/upstream-keys/env/activate');
+  expect(back.body).toEqual({ state: 'active', inUse: true });
+  const listed = (await admin.get('/upstream-keys')).body;
+  expect(listed).toMatchObject({ envKey: { inUse: true }, activeKeyId: 'env' });
+  expect(listed.keys.find((key: { id: string }) => key.id === id).state).toBe('previous');
+  const before = (await h.control.account('team')).charged.detector;
+  expect((await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS })).status).toBe(200);
+  expect((await h.control.account('team')).charged.detector).toBe(before + 12);
+  expect((await admin.post('/upstream-keys/env/activate')).status).toBe(409);
+});

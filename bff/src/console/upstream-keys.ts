@@ -5,7 +5,7 @@ import type { BffConfig } from '../config.ts';
 import type { ConsoleStore, UpstreamKeyRecord } from '../storage/console-store.ts';
 import type { MemberRecord } from '../storage/ledger.ts';
 import { PROBE_COST_NOTE, probeKey } from '../upstream/key-probe.ts';
-import type { UpstreamKeyring } from '../upstream/keyring.ts';
+import type { UpstreamKey, UpstreamKeyring } from '../upstream/keyring.ts';
 import { maskKey, type SecretBox } from '../upstream/secret-box.ts';
 import { ConsoleError } from './errors.ts';
 
@@ -52,6 +52,9 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     }
   };
 
+  /** A key's id as the console shows it: the environment's key is "env" (its recorded id is a digest of its value). */
+  const shownId = (key: UpstreamKey | undefined) => (key === undefined ? null : key === keyring?.envKey ? 'env' : key.id);
+
   admin.get('/upstream-keys', async (_req, res) => {
     const consoleStore = await store();
     const keys = await consoleStore.upstreamKeys();
@@ -69,7 +72,7 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
       mode: config.upstream ? 'upstream' : 'offline',
       storing: secretBox ? { enabled: true } : { enabled: false, reason: SECRET_KEY_MISSING },
       envKey: envKey ? { masked: maskKey(envKey.value), inUse: active !== undefined && active.id === envKey.id } : null,
-      activeKeyId: active === undefined ? null : active === envKey ? 'env' : active.id,
+      activeKeyId: shownId(active),
       keys: rows,
       testNote: PROBE_COST_NOTE,
     });
@@ -129,6 +132,17 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     res.json({ state: 'saved' });
   });
 
+  // Before '/:id/activate': the environment's key has no stored record to find.
+  admin.post('/upstream-keys/env/activate', async (req, res) => {
+    if (!keyring?.envKey) throw new ConsoleError(409, 'conflict', 'UPSTREAM_API_KEY is not set on this BFF: there is no environment key to go back to.');
+    const previous = keyring.active();
+    if (!(await (await store()).useEnvironmentKey())) throw new ConsoleError(409, 'conflict', 'The key from UPSTREAM_API_KEY is already the one in use.');
+    await keyring.changed();
+    const inUse = keyring.active() === keyring.envKey;
+    await audit(req, actor(res), 'upstream_key_activated', 'env', { label: 'UPSTREAM_API_KEY', previous: shownId(previous), sameAccount: previous?.account === keyring.envKey.account });
+    res.json({ state: 'active', inUse });
+  });
+
   admin.post('/upstream-keys/:id/activate', async (req, res) => {
     const key = await find(req.params.id!);
     if (!keyring) throw new ConsoleError(409, 'offline_mode', 'The BFF runs offline (no UPSTREAM_BASE_URL): there is no upstream to send a key to.');
@@ -139,7 +153,7 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     if (!(await (await store()).activateUpstreamKey(key.id, now()))) throw new ConsoleError(409, 'conflict', `This key is ${key.state}; only a saved or previous key can be activated.`);
     await keyring.changed();
     const inUse = keyring.active()?.id === key.id;
-    await audit(req, actor(res), 'upstream_key_activated', key.id, { label: key.label, previous: previous?.id ?? null, sameAccount: previous?.account === key.account });
+    await audit(req, actor(res), 'upstream_key_activated', key.id, { label: key.label, previous: shownId(previous), sameAccount: previous?.account === key.account });
     res.json({ state: 'active', inUse });
   });
 

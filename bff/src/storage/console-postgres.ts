@@ -198,6 +198,10 @@ export class PostgresConsoleStore implements ConsoleStore {
     }
   }
 
+  async useEnvironmentKey(): Promise<boolean> {
+    return (await this.#changed("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'", [])) > 0;
+  }
+
   async removeUpstreamKey(id: string): Promise<boolean> {
     return (await this.#changed("DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active'", [id])) > 0;
   }

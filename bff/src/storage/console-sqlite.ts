@@ -174,6 +174,10 @@ export class SqliteConsoleStore implements ConsoleStore {
     }).immediate();
   }
 
+  async useEnvironmentKey(): Promise<boolean> {
+    return this.db.prepare("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'").run().changes > 0;
+  }
+
   async removeUpstreamKey(id: string): Promise<boolean> {
     return this.db.prepare("DELETE FROM upstream_keys WHERE id = ? AND state <> 'active'").run(id).changes > 0;
   }

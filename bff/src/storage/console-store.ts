@@ -145,6 +145,8 @@ export interface ConsoleStore {
   markKeySaved(id: string, now: number): Promise<boolean>;
   /** Makes a saved or previous key active and the active one previous, in one transaction; false unless the key is saved or previous. */
   activateUpstreamKey(id: string, now: number): Promise<boolean>;
+  /** Makes the active stored key previous, so the environment's key is used again; false when none was active. */
+  useEnvironmentKey(): Promise<boolean>;
   /** Deletes a key that is not active; false when it is active or unknown. */
   removeUpstreamKey(id: string): Promise<boolean>;
   /** Operations still pending that started with this key (they need it to finish). */
