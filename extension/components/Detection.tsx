@@ -7,6 +7,10 @@ import { Status } from './Status.tsx';
 import { usePanelFocus } from './usePanelFocus.ts';
 import { BandChip, BandLegend, ScoreText, SignalsNote } from './Verdict.tsx';
 
+/** The offline detector flags much human writing outside the essay and news genres it learnt from (README, eval:human-prose). */
+const OFFLINE_DETECTOR_NOTE =
+  ' Checked by your team server’s built-in analyzer (offline mode): a rough first pass that also labels much human writing AI, especially manuals, e-mail and casual text. Treat its labels as weak hints.';
+
 const inWords = (share: number) => `${documentVerdict(share).label} (${roundedShare(share)})`;
 
 function Sentence({ sentence }: { sentence: ScoredSentence }) {
@@ -78,7 +82,7 @@ export function Detection({ tabId, check, previous, focus }: { tabId: number; ch
               scores.
             </p>
           </details>
-          <SignalsNote extra={response.source === 'offline' ? ' Checked by the BFF’s built-in analyzer (offline mode).' : undefined} />
+          <SignalsNote extra={response.source === 'offline' ? OFFLINE_DETECTOR_NOTE : undefined} />
           {previous?.status === 'done' && check.status === 'done' && <Comparison before={previous} after={check} />}
           {!details.chunks?.length ? (
             <p data-testid="no-sentence-labels">
