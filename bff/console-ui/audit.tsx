@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { when } from './ui.tsx';
+import { Status, useStatus, when } from './ui.tsx';
 
 export function Audit() {
   const [entries, setEntries] = useState<any[]>([]);
-  useEffect(() => void api('/audit').then((answer) => setEntries(answer.entries)), []);
+  const { status, fail } = useStatus();
+  useEffect(() => void api('/audit').then((answer) => setEntries(answer.entries), fail), []);
   return (
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>
+      <Status {...status} />
       <table>
         <thead>
           <tr>

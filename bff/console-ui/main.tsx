@@ -13,7 +13,10 @@ import { Usage } from './usage.tsx';
 const PAGES = { members: 'Members', usage: 'Usage', keys: 'Upstream key', sessions: 'Sessions', audit: 'Audit log' } as const;
 type Page = keyof typeof PAGES;
 
-function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
+/** What to tell after a failed call: nothing for a 401, which only means there is no session (any more). */
+const unlessSignedOut = (failure: unknown) => (failure instanceof ApiError && failure.status === 401 ? '' : message(failure));
+
+function Console({ me, onSignOut }: { me: Me; onSignOut: (status: string) => void }) {
   const [page, setPage] = useState<Page>('members');
   return (
     <>
@@ -22,7 +25,7 @@ function Console({ me, onSignOut }: { me: Me; onSignOut: () => void }) {
         <span>
           Signed in as <strong>{me.name}</strong> ({me.role})
         </span>
-        <button type="button" onClick={() => api('/sign-out', {}).finally(onSignOut)}>
+        <button type="button" onClick={() => api('/sign-out', {}).then(() => onSignOut(''), (failure) => onSignOut(unlessSignedOut(failure)))}>
           Sign out
         </button>
       </header>
@@ -66,7 +69,7 @@ function App() {
           return null;
         })
       : api('/session').catch((failure) => {
-          if (!(failure instanceof ApiError && failure.status === 401)) setStatus(message(failure));
+          setStatus(unlessSignedOut(failure));
           return null;
         });
     void start.then((answer) => {
@@ -76,7 +79,15 @@ function App() {
   }, []);
   if (me === undefined) return <p>Loading…</p>;
   if (me === null) return <SignIn onSignedIn={setMe} status={status} />;
-  return <Console me={me} onSignOut={() => setMe(null)} />;
+  return (
+    <Console
+      me={me}
+      onSignOut={(text) => {
+        setStatus(text);
+        setMe(null);
+      }}
+    />
+  );
 }
 
 render(<App />, document.getElementById('app')!);

@@ -1,23 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { message, OneTime, PRODUCTS, Status, when, type Me, type Product } from './ui.tsx';
+import { OneTime, PRODUCTS, Status, useStatus, when, type Me, type Product } from './ui.tsx';
 
-function BudgetEditor({ member, onSaved }: { member: any; onSaved: (text: string) => void }) {
+/** Runs a member action, shows its outcome on the page, then reloads the list. */
+type Act = (action: () => Promise<string | void>) => Promise<void>;
+
+function BudgetEditor({ member, act }: { member: any; act: Act }) {
   const [values, setValues] = useState<Record<Product, string>>(
     Object.fromEntries(PRODUCTS.map((product) => [product, member.products[product].budget?.toString() ?? ''])) as Record<Product, string>,
   );
   return (
     <form
       class="budgets"
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        try {
+        void act(async () => {
           const body = Object.fromEntries(PRODUCTS.map((product) => [product, values[product] === '' ? null : Number(values[product])]));
           await api(`/members/${member.id}/budgets`, body);
-          onSaved(`Budgets of ${member.name} saved.`);
-        } catch (failure) {
-          onSaved(message(failure));
-        }
+          return `Budgets of ${member.name} saved.`;
+        });
       }}
     >
       {PRODUCTS.map((product) => (
@@ -40,19 +41,17 @@ function BudgetEditor({ member, onSaved }: { member: any; onSaved: (text: string
   );
 }
 
-function RateLimitEditor({ member, defaultLimit, windowSeconds, onSaved }: { member: any; defaultLimit: number; windowSeconds: number; onSaved: (text: string) => void }) {
+function RateLimitEditor({ member, defaultLimit, windowSeconds, act }: { member: any; defaultLimit: number; windowSeconds: number; act: Act }) {
   const [value, setValue] = useState(member.rateLimit?.toString() ?? '');
   return (
     <form
       class="budgets"
-      onSubmit={async (event) => {
+      onSubmit={(event) => {
         event.preventDefault();
-        try {
+        void act(async () => {
           await api(`/members/${member.id}/rate-limit`, { requests: value === '' ? null : Number(value) });
-          onSaved(`Rate limit of ${member.name} saved.`);
-        } catch (failure) {
-          onSaved(message(failure));
-        }
+          return `Rate limit of ${member.name} saved.`;
+        });
       }}
     >
       <label>
@@ -78,24 +77,14 @@ export function Members({ me }: { me: Me }) {
   const [limits, setLimits] = useState({ defaultRateLimit: 0, rateWindowSeconds: 60 });
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [status, setStatus] = useState('');
+  const { status, fail, attempt } = useStatus();
   const load = () =>
-    api('/members').then(
-      (answer) => {
-        setMembers(answer.members);
-        setLimits({ defaultRateLimit: answer.defaultRateLimit, rateWindowSeconds: answer.rateWindowSeconds });
-      },
-      (failure) => setStatus(message(failure)),
-    );
+    api('/members').then((answer) => {
+      setMembers(answer.members);
+      setLimits({ defaultRateLimit: answer.defaultRateLimit, rateWindowSeconds: answer.rateWindowSeconds });
+    }, fail);
   useEffect(() => void load(), []);
-  const act = async (work: () => Promise<void>) => {
-    try {
-      await work();
-    } catch (failure) {
-      setStatus(message(failure));
-    }
-    await load();
-  };
+  const act: Act = (action) => attempt(action).then(load);
   return (
     <section aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
@@ -106,7 +95,7 @@ export function Members({ me }: { me: Me }) {
             const answer = await api('/members', { name });
             setSecret({ label: `Token for ${answer.member.name}`, value: answer.token });
             setName('');
-            setStatus(`Member ${answer.member.name} added.`);
+            return `Member ${answer.member.name} added.`;
           });
         }}
       >
@@ -115,7 +104,7 @@ export function Members({ me }: { me: Me }) {
         <button type="submit">Add member</button>
       </form>
       {secret && <OneTime label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
-      <Status text={status} />
+      <Status {...status} />
       <table>
         <thead>
           <tr>
@@ -150,13 +139,8 @@ export function Members({ me }: { me: Me }) {
               <td>
                 {!member.revokedAt && (
                   <div class="actions">
-                    <BudgetEditor member={member} onSaved={(text) => act(async () => setStatus(text))} />
-                    <RateLimitEditor
-                      member={member}
-                      defaultLimit={limits.defaultRateLimit}
-                      windowSeconds={limits.rateWindowSeconds}
-                      onSaved={(text) => act(async () => setStatus(text))}
-                    />
+                    <BudgetEditor member={member} act={act} />
+                    <RateLimitEditor member={member} defaultLimit={limits.defaultRateLimit} windowSeconds={limits.rateWindowSeconds} act={act} />
                     <button
                       type="button"
                       onClick={() =>
@@ -206,7 +190,7 @@ export function Members({ me }: { me: Me }) {
                             act(async () => {
                               if (!confirm(`Revoke ${member.name}? Their token and sign-ins stop working at once.`)) return;
                               await api(`/members/${member.id}/revoke`, {});
-                              setStatus(`${member.name} revoked.`);
+                              return `${member.name} revoked.`;
                             })
                           }
                         >

@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { message, OneTime, PRODUCTS, Status } from './ui.tsx';
+import { OneTime, PRODUCTS, Status, useStatus } from './ui.tsx';
 
 /** A member's own words per product and what is left of each budget. */
 export function MyUsage() {
   const [products, setProducts] = useState<any>(null);
-  const [status, setStatus] = useState('');
+  const { status, fail } = useStatus();
   const [link, setLink] = useState<string | null>(null);
-  useEffect(() => void api('/me/usage').then((answer) => setProducts(answer.products), (failure) => setStatus(message(failure))), []);
+  useEffect(() => void api('/me/usage').then((answer) => setProducts(answer.products), fail), []);
   return (
     <section aria-labelledby="my-usage-heading">
       <h2 id="my-usage-heading">Your usage</h2>
-      <Status text={status} kind="error" />
+      <Status {...status} />
       <p>
-        <button type="button" onClick={() => void api('/me/extension-link', {}).then((answer) => setLink(answer.url), (failure) => setStatus(message(failure)))}>
+        <button type="button" onClick={() => void api('/me/extension-link', {}).then((answer) => setLink(answer.url), fail)}>
           Sign-in link for my browser extension
         </button>
       </p>

@@ -1,14 +1,22 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { when } from './ui.tsx';
+import { Status, useStatus, when } from './ui.tsx';
 
 export function Sessions() {
   const [sessions, setSessions] = useState<any[]>([]);
-  const load = () => api('/sessions').then((answer) => setSessions(answer.sessions));
+  const { status, fail, attempt } = useStatus();
+  const load = () => api('/sessions').then((answer) => setSessions(answer.sessions), fail);
   useEffect(() => void load(), []);
+  // Reloaded after a failure too: a session that ended meanwhile leaves the list.
+  const revoke = (session: any) =>
+    attempt(async () => {
+      await api(`/sessions/${session.id}/revoke`, {});
+      return `The session of ${session.memberName} was ended.`;
+    }).then(load);
   return (
     <section aria-labelledby="sessions-heading">
       <h2 id="sessions-heading">Console sessions</h2>
+      <Status {...status} />
       <table>
         <thead>
           <tr>
@@ -32,7 +40,7 @@ export function Sessions() {
                 {session.current ? (
                   'this session'
                 ) : (
-                  <button type="button" onClick={() => api(`/sessions/${session.id}/revoke`, {}).then(load)}>
+                  <button type="button" onClick={() => void revoke(session)}>
                     Revoke
                   </button>
                 )}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 
-/** What every console page shares: products, the signed-in member, status lines, the one-time secret panel. */
+/** What every console page shares: products, the signed-in member, status lines (and their errors), the one-time secret panel. */
 
 export type Product = 'detector' | 'humanizer' | 'plagiarism';
 export const PRODUCTS: Product[] = ['detector', 'humanizer', 'plagiarism'];
@@ -13,7 +13,33 @@ export interface Me {
 export const when = (value: string | number | null) => (value === null ? '—' : new Date(value).toLocaleString());
 export const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function Status({ text, kind = 'info' }: { text: string; kind?: 'info' | 'error' }) {
+export interface StatusLine {
+  text: string;
+  kind?: 'info' | 'error';
+}
+
+/**
+ * A page's status line. `fail` shows a failed API call there (left unhandled, its message
+ * would reach only the browser's developer console); `attempt` runs an action, shows the text
+ * it returns or its failure, and never rejects.
+ */
+export function useStatus() {
+  const [status, setStatus] = useState<StatusLine>({ text: '' });
+  const show = (text: string) => setStatus({ text, kind: 'info' });
+  const clear = () => setStatus({ text: '' });
+  const fail = (failure: unknown) => setStatus({ text: message(failure), kind: 'error' });
+  const attempt = async (action: () => Promise<string | void>) => {
+    try {
+      const text = await action();
+      if (text) show(text);
+    } catch (failure) {
+      fail(failure);
+    }
+  };
+  return { status, show, clear, fail, attempt };
+}
+
+export function Status({ text, kind = 'info' }: StatusLine) {
   if (!text) return null;
   return (
     <p class={`status ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { message, Status, when } from './ui.tsx';
+import { Status, useStatus, when } from './ui.tsx';
 
 const STATES: Record<string, string> = {
   prepared: 'prepared (not saved yet)',
@@ -17,19 +17,11 @@ export function UpstreamKey() {
   const [view, setView] = useState<any>(null);
   const [label, setLabel] = useState('');
   const [value, setValue] = useState('');
-  const [status, setStatus] = useState<{ text: string; kind: 'info' | 'error' }>({ text: '', kind: 'info' });
-  const load = () => api('/upstream-keys').then(setView, (failure) => setStatus({ text: message(failure), kind: 'error' }));
+  const { status, fail, attempt } = useStatus();
+  const load = () => api('/upstream-keys').then(setView, fail);
   useEffect(() => void load(), []);
-  const act = async (work: () => Promise<string | undefined>) => {
-    try {
-      const text = await work();
-      if (text) setStatus({ text, kind: 'info' });
-    } catch (failure) {
-      setStatus({ text: message(failure), kind: 'error' });
-    }
-    await load();
-  };
-  if (!view) return <Status text={status.text} kind={status.kind} />;
+  const act = (action: () => Promise<string | undefined>) => attempt(action).then(load);
+  if (!view) return <Status {...status} />;
   return (
     <section aria-labelledby="key-heading">
       <h2 id="key-heading">Upstream key</h2>
@@ -38,7 +30,20 @@ export function UpstreamKey() {
           ? 'The BFF runs offline (no UPSTREAM_BASE_URL): keys can be stored but not tested or used.'
           : view.envKey
             ? `Environment key (UPSTREAM_API_KEY) ${view.envKey.masked}: ${view.envKey.inUse ? 'in use' : 'not used while a console key is active'}.`
-            : 'No environment key (UPSTREAM_API_KEY) is set.'}
+            : 'No environment key (UPSTREAM_API_KEY) is set.'}{' '}
+        {view.mode !== 'offline' && view.envKey && !view.envKey.inUse && (
+          <button
+            type="button"
+            onClick={() =>
+              act(async () => {
+                const answer = await api('/upstream-keys/env/activate', {});
+                return answer.inUse ? 'The key in UPSTREAM_API_KEY is in use again; the console key is now previous.' : 'The key in UPSTREAM_API_KEY is active but this instance has not picked it up yet.';
+              })
+            }
+          >
+            Use this key again
+          </button>
+        )}
       </p>
       {view.storing.enabled ? (
         <form
@@ -65,7 +70,7 @@ export function UpstreamKey() {
           {view.storing.reason}
         </p>
       )}
-      <Status text={status.text} kind={status.kind} />
+      <Status {...status} />
       <p class="hint">Before a test: {view.testNote}</p>
       <table>
         <thead>

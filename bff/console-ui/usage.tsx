@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { UsageChart } from './chart.tsx';
-import { message, PRODUCTS, Status, when } from './ui.tsx';
+import { PRODUCTS, Status, useStatus, when } from './ui.tsx';
 
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -9,8 +9,8 @@ export function Usage() {
   const [from, setFrom] = useState(isoDay(Date.now() - 29 * 86_400_000));
   const [to, setTo] = useState(isoDay(Date.now()));
   const [report, setReport] = useState<any>(null);
-  const [status, setStatus] = useState('');
-  const load = () => api(`/usage?from=${from}&to=${to}`).then(setReport, (failure) => setStatus(message(failure)));
+  const { status, clear, fail } = useStatus();
+  const load = () => api(`/usage?from=${from}&to=${to}`).then(setReport, fail);
   useEffect(() => void load(), []);
   return (
     <section aria-labelledby="usage-heading">
@@ -18,7 +18,7 @@ export function Usage() {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          setStatus('');
+          clear();
           void load();
         }}
       >
@@ -31,7 +31,7 @@ export function Usage() {
           Download CSV
         </a>
       </form>
-      <Status text={status} kind="error" />
+      <Status {...status} />
       {report && (
         <>
           <h3>Upstream words remaining</h3>

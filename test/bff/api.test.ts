@@ -134,7 +134,7 @@ describe('members', () => {
 
     const token = await h.addMember('short-lived');
     expect((await h.call('/v1/usage', undefined, { token })).status).toBe(200);
-    expect(await h.bff.ledger.revokeMember('short-lived')).toBe(true);
+    expect(await h.bff.ledger.revokeMember((await h.bff.ledger.listMembers()).find((member) => member.name === 'short-lived')!.id)).toBe(true);
     const revoked = await h.call('/v1/usage', undefined, { token });
     expect(revoked.status).toBe(401);
     expect(revoked.body.error.message).toMatch(/revoked/);

@@ -144,6 +144,27 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       expect((await consolePost(`/members/${await memberId('tester')}/extension-link`, {}, carol)).status).toBe(403);
     });
 
+    it('a client registered without a redirect URI (before one was required) is told to register again, and the link stays unused', async () => {
+      await (await h.bff.ledger.oauthStore()).saveClient('no-redirect-client', { client_id: 'no-redirect-client', redirect_uris: [], token_endpoint_auth_method: 'none' });
+      const { code } = parseSignInInput(await extensionLink('tester'))!;
+      await expect(redeemCode(server, 'no-redirect-client', code)).rejects.toMatchObject({ code: 'invalid_client', message: expect.stringMatching(/without a redirect URI/) });
+      expect((await redeemCode(server, clientId, code)).memberName).toBe('tester');
+    });
+
+    it('a client_id that is not printable ASCII is an unknown client, not a server error', async () => {
+      const clientId = 'client\u0000id';
+      const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+      const token = await fetch(`${h.bff.url}/token`, form({ grant_type: 'refresh_token', refresh_token: 'x'.repeat(43), client_id: clientId }));
+      expect(token.status).toBe(400);
+      expect((await token.json()).error).toBe('invalid_client');
+      const revocation = await fetch(`${h.bff.url}/revoke`, form({ token: 'x'.repeat(43), client_id: clientId }));
+      expect(revocation.status).toBe(400);
+      expect((await revocation.json()).error).toBe('invalid_client');
+      const authorization = await fetch(`${h.bff.url}/authorize?${new URLSearchParams({ client_id: clientId, response_type: 'code' })}`, { redirect: 'manual' });
+      expect(authorization.status).toBe(400);
+      await expect(redeemCode(server, clientId, 'x'.repeat(43))).rejects.toMatchObject({ code: 'invalid_client' });
+    });
+
     it('the audit log records links made and redeemed, and refusals, never a code or token', async () => {
       const url = await extensionLink('tester');
       const { code } = parseSignInInput(url)!;

@@ -51,8 +51,10 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     await ledger.addMember({ id: 'm_2', name: 'bob', tokenHash: hashToken('t2'), tokenPrefix: 'rl_efgh…', budgets: {} });
     await expect(ledger.addMember({ id: 'm_3', name: 'ada', tokenHash: hashToken('t3'), tokenPrefix: 'x', budgets: {} })).rejects.toThrow();
     expect(await ledger.countActiveMembers()).toBe(2);
-    expect(await ledger.revokeMember('bob')).toBe(true);
-    expect(await ledger.revokeMember('bob')).toBe(false);
+    expect(await ledger.revokeMember('m_2')).toBe(true);
+    expect(await ledger.revokeMember('m_2')).toBe(false);
+    // By id only: a name is not an id.
+    expect(await ledger.revokeMember('ada')).toBe(false);
     expect(await ledger.memberByTokenHash(hashToken('t2'))).toBeUndefined();
     expect((await ledger.listMembers()).map((member) => [member.name, member.revokedAt !== null])).toEqual([
       ['ada', false],

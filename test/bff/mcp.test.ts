@@ -177,7 +177,7 @@ describe('authentication', () => {
     const token = await h.addMember('mcp-revoked');
     const member = await connectMcp(h.bff.url, token);
     await member.close();
-    await h.bff.ledger.revokeMember('mcp-revoked');
+    await h.bff.ledger.revokeMember((await h.bff.ledger.listMembers()).find((member) => member.name === 'mcp-revoked')!.id);
     for (const bearer of [token, `rl_${'A'.repeat(43)}`]) {
       const response = await fetch(`${h.bff.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{}' });
       expect(response.status).toBe(401);

@@ -61,6 +61,20 @@ export class OAuthTestClient {
     return oauth.processAuthorizationCodeResponse(this.as, this.client, response);
   }
 
+  /**
+   * The error an authorization request was answered with, read as a strict client reads it:
+   * the redirect must carry this server as `iss` (RFC 9207) and the request's `state`.
+   */
+  authorizationError(callback: URL, state: string): { error: string; error_description: string | undefined } {
+    try {
+      oauth.validateAuthResponse(this.as, this.client, callback, state);
+    } catch (error) {
+      if (error instanceof oauth.AuthorizationResponseError) return { error: error.error, error_description: error.error_description };
+      throw error;
+    }
+    throw new Error(`not an error response: ${callback.href}`);
+  }
+
   /** The raw token endpoint answer for a code (to test refusals): a plain form post, as a careless client would send. */
   async exchangeRaw(code: string, codeVerifier: string): Promise<Response> {
     return fetch(this.as.token_endpoint!, {

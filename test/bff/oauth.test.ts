@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
+import { Writable } from 'node:stream';
+import type express from 'express';
 import { createExtensionLink } from '../../bff/src/auth/extension-link.ts';
+import { MemberAuthorizationServer } from '../../bff/src/auth/provider.ts';
+import { createLogger } from '../../bff/src/logging.ts';
 import { authenticate } from '../../bff/src/members.ts';
 import { startHarness, type Harness } from './harness.ts';
 import { connectMcp, newToolKey } from './mcp-client.ts';
@@ -87,6 +91,12 @@ describe('dynamic client registration (RFC 7591)', () => {
     expect(await response.json()).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/https|fragment/) });
   });
 
+  it('refuses a client without a redirect URI: every grant is a code sent to one', async () => {
+    const response = await register([]);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'invalid_redirect_uri', error_description: 'redirect_uris must list at least one redirect URI' });
+  });
+
   it('a client asking for a secret is registered as a public client (PKCE is its proof)', async () => {
     const response = await fetch(`${h.bff.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'client_secret_post' }) });
     const body = await response.json();
@@ -109,27 +119,83 @@ describe('authorization', () => {
     expect(response.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
   });
 
-  it('PKCE is required, and S256 only', async () => {
-    for (const overrides of [{ code_challenge_method: 'plain' }, { code_challenge: '' }] as Record<string, string>[]) {
-      const { authorizationUrl } = await client.start(overrides);
-      if (overrides.code_challenge === '') authorizationUrl.searchParams.delete('code_challenge');
-      const response = await fetch(authorizationUrl, { redirect: 'manual' });
-      expect(response.status).toBe(302);
-      expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
-    }
+  /** The error an authorization request is redirected back with; `iss` and `state` are checked on the way. */
+  async function authorizationError(start: { authorizationUrl: URL; state: string }, init: RequestInit = {}) {
+    const response = await fetch(start.authorizationUrl, { redirect: 'manual', ...init });
+    expect(response.status).toBe(302);
+    const refusal = client.authorizationError(new URL(response.headers.get('location')!), start.state);
+    // RFC 6749 section 4.1.2.1: printable ASCII without `"` and `\`.
+    expect(refusal.error_description).toMatch(/^[\x20\x21\x23-\x5B\x5D-\x7E]{1,300}$/);
+    return refusal;
+  }
+
+  it('PKCE is required, and S256 only; the error goes back with state and iss (RFC 9207) and says what to fix', async () => {
+    const pkce = { error: 'invalid_request', error_description: 'code_challenge with code_challenge_method=S256 is required' };
+    expect(await authorizationError(await client.start({ code_challenge_method: 'plain' }))).toEqual(pkce);
+    const withoutChallenge = await client.start();
+    withoutChallenge.authorizationUrl.searchParams.delete('code_challenge');
+    withoutChallenge.authorizationUrl.searchParams.delete('code_challenge_method');
+    expect(await authorizationError(withoutChallenge)).toEqual(pkce);
+
+    // The same for a POSTed request (OAuth 2.1 allows it).
+    const posted = await client.start({ code_challenge_method: 'plain' });
+    const form = new URLSearchParams(posted.authorizationUrl.search);
+    posted.authorizationUrl.search = '';
+    expect(await authorizationError(posted, { method: 'POST', body: form })).toEqual(pkce);
+  });
+
+  it('other malformed requests are refused the same way', async () => {
+    expect(await authorizationError(await client.start({ response_type: 'token' }))).toEqual({ error: 'unsupported_response_type', error_description: 'Only response_type=code is supported' });
+    const missing = await client.start();
+    missing.authorizationUrl.searchParams.delete('response_type');
+    expect(await authorizationError(missing)).toEqual({ error: 'invalid_request', error_description: 'response_type=code is required' });
+    const twice = await client.start();
+    twice.authorizationUrl.searchParams.append('code_challenge', 'again');
+    expect(await authorizationError(twice)).toEqual({ error: 'invalid_request', error_description: 'code_challenge must be sent once' });
   });
 
   it('a token for another resource is refused at the authorization request (RFC 8707)', async () => {
-    const { authorizationUrl } = await client.start({ resource: 'https://other.example/mcp' });
-    const response = await fetch(authorizationUrl, { redirect: 'manual' });
-    expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+    for (const resource of ['https://other.example/mcp', 'not a URL']) {
+      expect(await authorizationError(await client.start({ resource }))).toEqual({
+        error: 'invalid_target',
+        error_description: `This server issues tokens only for ${mcpUrl} and ${h.bff.url}/v1`,
+      });
+    }
   });
 
-  it('an unregistered redirect URI gets no redirect at all', async () => {
-    const { authorizationUrl } = await client.start({ redirect_uri: 'https://attacker.example/cb' });
-    const response = await fetch(authorizationUrl, { redirect: 'manual' });
-    expect(response.status).toBe(400);
-    expect(response.headers.get('location')).toBeNull();
+  it('a failure after the checks goes back as server_error with state and iss, and is logged', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()) }));
+    const issuer = new URL(`${h.bff.url}/`);
+    const provider = new MemberAuthorizationServer({
+      store: () => h.bff.ledger.oauthStore(),
+      signer: () => Promise.reject(new Error('the signing key cannot be read')),
+      issuer,
+      resources: [mcpUrl],
+      accessTokenSeconds: 600,
+      refreshTokenDays: 30,
+      logger,
+    });
+    let location = '';
+    const res = { redirect: (_status: number, url: string) => void (location = url) } as unknown as express.Response;
+    await provider.authorize(client.client as never, { state: 'the-state', scopes: [], redirectUri: client.redirectUri, codeChallenge: 'x'.repeat(43) }, res);
+    expect(Object.fromEntries(new URL(location).searchParams)).toEqual({
+      error: 'server_error',
+      error_description: 'The server could not start the sign-in; try again later',
+      state: 'the-state',
+      iss: issuer.href,
+    });
+    expect(lines.join('')).toContain('authorization request failed');
+    expect(lines.join('')).toContain('the signing key cannot be read');
+  });
+
+  it('an unregistered redirect URI or an unknown client gets no redirect at all (RFC 6749 section 4.1.2.1)', async () => {
+    for (const overrides of [{ redirect_uri: 'https://attacker.example/cb' }, { client_id: 'unknown-client' }, { redirect_uri: 'https://attacker.example/cb', code_challenge_method: 'plain' }] as Record<string, string>[]) {
+      const { authorizationUrl } = await client.start(overrides);
+      const response = await fetch(authorizationUrl, { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+    }
   });
 
   it('a wrong member token is asked again; Deny sends access_denied back', async () => {
@@ -139,7 +205,7 @@ describe('authorization', () => {
     expect(wrong.answer).toMatch(/unknown, revoked/);
     const denied = await approveWithoutBrowser(start.authorizationUrl, h.token, 'deny');
     expect(denied.status).toBe(302);
-    expect(Object.fromEntries(denied.location!.searchParams)).toMatchObject({ error: 'access_denied', state: start.state });
+    expect(Object.fromEntries(denied.location!.searchParams)).toMatchObject({ error: 'access_denied', state: start.state, iss: `${h.bff.url}/` });
   });
 
   it('a one-time sign-in link (or its bare code) approves once, as its member', async () => {
@@ -250,7 +316,7 @@ describe('tokens', () => {
     const token = await h.addMember('oauth-leaver');
     const { tokens } = await signIn(token);
     expect(await mcpStatus(tokens.access_token)).toMatchObject({ status: 200 });
-    await h.bff.ledger.revokeMember('oauth-leaver');
+    await h.bff.ledger.revokeMember((await h.bff.ledger.listMembers()).find((member) => member.name === 'oauth-leaver')!.id);
     expect(await mcpStatus(tokens.access_token)).toEqual(refusal(/The member was revoked/));
     expect((await client.refreshRaw(tokens.refresh_token!)).status).toBe(400);
   });

@@ -157,10 +157,71 @@ test('console: rotate the upstream key while checks run; none fails, none is cha
   expect(after.providerRuns.detector - before.providerRuns.detector).toBe(checks.length + 1);
   expect(after.charged.detector - before.charged.detector).toBe(checks.reduce((sum, check) => sum + check.words, 0) + 3);
 
+  // Back to the environment's key: the console key becomes previous.
+  await page.getByRole('button', { name: 'Use this key again' }).click();
+  await expect(page.getByText('The key in UPSTREAM_API_KEY is in use again')).toBeVisible();
+  await expect(page.getByText('Environment key (UPSTREAM_API_KEY)')).toContainText('in use');
+  await expect(row).toContainText('previous (was active)');
+
   await page.getByRole('button', { name: 'Audit log' }).click();
   const audit = page.getByRole('table');
   for (const action of ['upstream_key_added', 'upstream_key_tested', 'upstream_key_saved', 'upstream_key_activated']) {
     await expect(audit.getByRole('rowheader', { name: action, exact: true }).first()).toBeVisible();
   }
   expect(await page.content()).not.toContain(newKey);
+});
+
+/** A console session opened with a member token outside the browser, as another administrator's would be. */
+async function consoleSession(bffUrl: string, token: string) {
+  const signIn = await fetch(`${bffUrl}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: bffUrl }, body: JSON.stringify({ token }) });
+  expect(signIn.status).toBe(200);
+  const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+  const { csrfToken } = (await signIn.json()) as { csrfToken: string };
+  return async (path: string, body?: unknown) => {
+    const response = await fetch(`${bffUrl}/console/api${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { cookie, origin: bffUrl, 'x-redline-csrf': csrfToken, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.ok).toBe(true);
+    return response.json() as Promise<any>;
+  };
+}
+
+test('console: a refused action or page shows why (an ended session, a lost admin role), with no uncaught error', async ({ stack, page }) => {
+  const uncaught: string[] = [];
+  page.on('pageerror', (error) => uncaught.push(error.message));
+  const deputyToken = stack.addMember('console-deputy');
+  const port = new URL(stack.bffUrl).port;
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
+    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: port },
+    encoding: 'utf8',
+  });
+  await page.goto(/(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!);
+  await expect(page.getByText('Signed in as')).toContainText('owner');
+  await page.locator('tr[data-member="console-deputy"]').getByRole('button', { name: 'Make admin' }).click();
+  await expect(page.locator('tr[data-member="console-deputy"]')).toContainText('admin');
+
+  // The deputy's session ends after the owner's list showed it: revoking it is refused, and the list catches up.
+  const deputy = await consoleSession(stack.bffUrl, deputyToken);
+  await page.getByRole('button', { name: 'Sessions' }).click();
+  const deputyRow = page.getByRole('row', { name: /console-deputy/ });
+  await expect(deputyRow).toHaveCount(1);
+  await deputy('/sign-out', {});
+  await deputyRow.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByRole('alert')).toHaveText('There is no open session with this id.');
+  await expect(deputyRow).toHaveCount(0);
+
+  // Another administrator makes the owner a member while the owner's console is open.
+  const deputyAgain = await consoleSession(stack.bffUrl, deputyToken);
+  const { members } = await deputyAgain('/members');
+  const owner = members.find((member: { name: string }) => member.name === 'owner');
+  await deputyAgain(`/members/${owner.id}/role`, { role: 'member' });
+  try {
+    await page.getByRole('button', { name: 'Audit log' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Only administrators can do this. Ask an administrator to make you one.');
+  } finally {
+    await deputyAgain(`/members/${owner.id}/role`, { role: 'admin' });
+  }
+  expect(uncaught).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { describeError, type Logger } from '../logging.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -20,15 +21,31 @@ export function redirectUriProblem(value: string): string | undefined {
 }
 
 /**
+ * Whether a client_id can be one this server issued (RFC 6749 appendix A.1: printable ASCII).
+ * Anything else is unknown without asking the database, which may refuse it (PostgreSQL
+ * cannot store a NUL byte in text).
+ */
+const isClientId = (value: string) => /^[\x20-\x7E]{1,255}$/.test(value);
+
+/**
  * Dynamic client registration (RFC 7591) into the ledger. Clients are public: they prove
  * possession with PKCE, so no client secret is issued or stored.
  */
-export function clientsStore(store: () => Promise<OAuthStore>): OAuthRegisteredClientsStore {
+export function clientsStore(store: () => Promise<OAuthStore>, logger: Logger): OAuthRegisteredClientsStore {
   return {
     async getClient(clientId) {
-      return (await (await store()).getClient(clientId)) as OAuthClientInformationFull | undefined;
+      if (!isClientId(clientId)) return undefined;
+      try {
+        return (await (await store()).getClient(clientId)) as OAuthClientInformationFull | undefined;
+      } catch (error) {
+        // The SDK's handlers answer 500 for it without a word in the log.
+        logger.error({ error: describeError(error) }, 'could not read an OAuth client');
+        throw error;
+      }
     },
     async registerClient(client) {
+      // Every grant is an authorization code sent to one of them, the extension's link sign-in included.
+      if (client.redirect_uris.length === 0) throw new CustomOAuthError('invalid_redirect_uri', 'redirect_uris must list at least one redirect URI');
       for (const uri of client.redirect_uris) {
         const problem = redirectUriProblem(uri);
         if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);

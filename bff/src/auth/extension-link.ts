@@ -70,6 +70,8 @@ open the extension's options (right-click the Redline icon, then <em>Options</em
     if (!server) return oauthError(res, 503, 'temporarily_unavailable', 'Sign-in is off on this server: its administrator must set BFF_PUBLIC_URL to its https address.');
     const client = (await server.clientsStore.getClient(parsed.data.client_id)) as OAuthClientInformationFull | undefined;
     if (!client) return oauthError(res, 401, 'invalid_client', 'This extension is not registered with the server (it may have been reset). Register again.');
+    // Checked before the link is used up: a grant needs a redirect URI, which registrations made before they were required may lack.
+    if (client.redirect_uris.length === 0) return oauthError(res, 401, 'invalid_client', 'This extension was registered without a redirect URI. Register again.');
 
     const store = await ledger.consoleStore();
     const audit = (member: MemberRecord | undefined, action: string, detail: Record<string, unknown>) =>

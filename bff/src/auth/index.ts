@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type Request } from 'express';
 import { rateLimit } from 'express-rate-limit';
+import { AccessDeniedError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logging.ts';
@@ -8,6 +9,7 @@ import { authenticate } from '../members.ts';
 import { hashSecret } from '../console/sessions.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
+import { authorizationRequestCheck, authorizationResponse, type AuthorizationOutcome } from './authorize-request.ts';
 import { requireCaller } from './bearer.ts';
 import { extensionLinkRouter } from './extension-link.ts';
 import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
@@ -55,7 +57,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
     const resource = mcpResourceUrl(issuer);
     const signer = once(async () => TokenSigner.open(await store(), issuer.href));
     const apiResource = apiResourceUrl(issuer);
-    const provider = new MemberAuthorizationServer({ store, signer, resources: [resource.href, apiResource.href], ...config.oauth, logger });
+    const provider = new MemberAuthorizationServer({ store, signer, issuer, resources: [resource.href, apiResource.href], ...config.oauth, logger });
     let router: express.Router | undefined;
     try {
       const metadata = {
@@ -77,6 +79,13 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
           resource_name: 'Redline API (browser extension)',
         });
       });
+      router.use(
+        authorizationRequestCheck(new URL(metadata.authorization_endpoint).pathname, {
+          clients: provider.clientsStore,
+          issuer,
+          resourceProblem: (requested) => provider.resourceProblem(requested),
+        }),
+      );
       router.use(
         mcpAuthRouter({
           provider,
@@ -178,14 +187,9 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
   if (!request || !client) {
     return void res.status(400).type('text/plain').send('This sign-in request has expired or is not valid. Start the sign-in again from your application.');
   }
-  const back = new URL(request.redirectUri);
-  if (request.state !== undefined) back.searchParams.set('state', request.state);
-  back.searchParams.set('iss', issuer.href);
-  if (body.decision !== 'approve') {
-    back.searchParams.set('error', 'access_denied');
-    back.searchParams.set('error_description', 'The member declined the sign-in.');
-    return void res.redirect(302, back.href);
-  }
+  const answer = (outcome: AuthorizationOutcome) =>
+    res.redirect(302, authorizationResponse(request.redirectUri, issuer, request.state, outcome));
+  if (body.decision !== 'approve') return answer(new AccessDeniedError('The member declined the sign-in.'));
   const credential = typeof body.credential === 'string' ? body.credential.trim() : '';
   const member = credential ? await memberOfCredential(ledger, credential, req, String(client.client_name ?? client.client_id), now()) : undefined;
   if (!member) {
@@ -194,9 +198,7 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
       : 'Enter your member token or a sign-in link to approve.';
     return renderConsentPage(res, { client, redirectUri: request.redirectUri, request: requestValue, error }, 401);
   }
-  const code = await provider.issueCode(request, member.id);
-  back.searchParams.set('code', code);
-  res.redirect(302, back.href);
+  answer({ code: await provider.issueCode(request, member.id) });
 }
 
 /**

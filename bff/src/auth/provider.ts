@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidTargetError, InvalidTokenError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Logger } from '../logging.ts';
+import { describeError, type Logger } from '../logging.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
+import { authorizationResponse } from './authorize-request.ts';
 import type { AccessTokenVerifier, Caller } from './bearer.ts';
 import { InvalidAccessToken } from './bearer.ts';
 import { clientsStore } from './clients.ts';
@@ -15,6 +16,8 @@ import { AccessTokenRefused, TokenSigner, randomToken, tokenHash } from './token
 export interface ProviderOptions {
   store: () => Promise<OAuthStore>;
   signer: () => Promise<TokenSigner>;
+  /** This server's issuer identifier, sent back as `iss` with every authorization response (RFC 9207). */
+  issuer: URL;
   /**
    * The resources tokens are issued for (RFC 8707): the MCP endpoint's URL first (the
    * default when a client names none), then the /v1 API's (the browser extension).
@@ -39,21 +42,45 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   readonly clientsStore;
 
   constructor(private readonly options: ProviderOptions) {
-    this.clientsStore = clientsStore(options.store);
+    this.clientsStore = clientsStore(options.store, options.logger);
   }
 
-  /** Binds the request to this BFF's MCP URL, then shows the consent page. */
+  /**
+   * Binds the request to this BFF's MCP URL, then shows the consent page. A failure goes back
+   * to the client here rather than to the SDK's handler, whose error redirects lack `iss`.
+   */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
-    const resource = this.#checkResource(params.resource?.href);
-    const request = await (await this.options.signer()).consentRequest({
-      clientId: client.client_id,
-      redirectUri: params.redirectUri,
-      codeChallenge: params.codeChallenge,
-      state: params.state,
-      scopes: params.scopes ?? [],
-      resource,
-    });
-    renderConsentPage(res, { client, redirectUri: params.redirectUri, request });
+    try {
+      const resource = this.#checkResource(params.resource?.href);
+      const request = await (await this.options.signer()).consentRequest({
+        clientId: client.client_id,
+        redirectUri: params.redirectUri,
+        codeChallenge: params.codeChallenge,
+        state: params.state,
+        scopes: params.scopes ?? [],
+        resource,
+      });
+      renderConsentPage(res, { client, redirectUri: params.redirectUri, request });
+    } catch (error) {
+      const refusal = error instanceof OAuthError ? error : this.#serverError(client, error);
+      res.redirect(302, authorizationResponse(params.redirectUri, this.options.issuer, params.state, refusal));
+    }
+  }
+
+  #serverError(client: OAuthClientInformationFull, error: unknown): ServerError {
+    this.options.logger.error({ clientId: client.client_id, error: describeError(error) }, 'authorization request failed');
+    return new ServerError('The server could not start the sign-in; try again later');
+  }
+
+  /** Why tokens cannot be issued for `resource` (RFC 8707), or undefined when they can. */
+  resourceProblem(resource: string): OAuthError | undefined {
+    try {
+      this.#checkResource(resource);
+      return undefined;
+    } catch (error) {
+      if (error instanceof OAuthError) return error;
+      throw error;
+    }
   }
 
   /** Issues a code once a member approved on the consent page. */
