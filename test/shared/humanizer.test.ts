@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HUMANIZER_MODELS } from '@redline/shared';
+import { HUMANIZER_MODELS, type HumanizerModel } from '@redline/shared';
 import { humanize, humanizeWithOutcome } from '../../shared/src/analysis/humanizer.ts';
-import { grammarProblems, introducedProblems } from '../../shared/src/analysis/rewrite/grammar-guard.ts';
+import { grammarProblems, introducedProblems, protectedTextProblems } from '../../shared/src/analysis/rewrite/grammar-guard.ts';
 import { findProtectedSpans } from '../../shared/src/analysis/protected-spans.ts';
 
 // Rewrites seen from the earlier rule-based humanizer (issue #15), each with its original.
@@ -13,7 +13,120 @@ const BAD_REWRITES = [
   { original: 'No matter where they are, people want clean water.', bad: "No matter where they're, people want clean water.", problem: 'clause-final-contraction' },
   { original: 'Several studies have demonstrated this effect.', bad: 'Several studies have showed this effect.', problem: 'past-form-after-have' },
   { original: 'Air pollution could lead to disease, and has led to many early deaths.', bad: 'Air pollution could lead to disease. Has led to many early deaths.', problem: 'fragment' },
+  // From the audit of every rewrite of the training corpus.
+  { original: 'I know how difficult it is to play those decks.', bad: "I know how difficult it's to play those decks.", problem: 'contraction-needs-full-form' },
+  { original: 'The more options you have, the more likely you are to pick a great one.', bad: "The more options you have, the more likely you're to pick a great one.", problem: 'contraction-needs-full-form' },
+  { original: 'Who you are matters more than what you own.', bad: "Who you're matters more than what you own.", problem: 'contraction-needs-full-form' },
+  { original: 'What it is that makes a good teacher is hard to define.', bad: "What it's that makes a good teacher is hard to define.", problem: 'contraction-needs-full-form' },
+  { original: 'It has never been more prominent than it is today.', bad: "It has never been more prominent than it's today.", problem: 'contraction-needs-full-form' },
+  { original: 'The best way to avoid that is to get regular x-rays.', bad: "The best way to avoid that's to get regular x-rays.", problem: 'contraction-needs-full-form' },
+  { original: 'Critics warned that the majority of the funding was never paid for.', bad: 'Critics warned that most the funding was never paid for.', problem: 'most-before-determiner' },
+  { original: 'Moreover, the additional cost will be covered by relief funds.', bad: 'Moreover, the more cost will be covered by relief funds.', problem: 'quantifier-after-determiner' },
+  { original: 'A more optimal setting exists for large repositories.', bad: 'A more best setting exists for large repositories.', problem: 'comparative-of-comparative' },
+  { original: 'Democrats will have the ability to amend it in committee.', bad: 'Democrats will can amend it in committee.', problem: 'modal-before-can' },
+  { original: 'If anything is unclear, let us know as soon as possible.', bad: "If anything is unclear, let's know as soon as possible.", problem: 'misused-lets' },
+  { original: 'The bill requires that states submit spending plans by March 31, 2027.', bad: 'The bill needs that states submit spending plans by March 31, 2027.', problem: 'need-that-clause' },
+  { original: 'The claim can be supported by a wide range of evidence.', bad: 'The claim can be supported by many evidence.', problem: 'many-with-singular-noun' },
+  { original: "Cars have benefited individuals' lifestyles in many ways.", bad: "Cars have benefited people' lifestyles in many ways.", problem: 'possessive-without-s' },
+  { original: 'Not only does this place drivers at risk, but it also endangers passengers.', bad: 'Not only does this place drivers at risk. But it also endangers passengers.', problem: 'not-only-without-but' },
+  { original: 'JCF bought the C$301m ($228m; £179m) owed on the loan.', bad: 'JCF bought the C$301m ($228m. £179m) owed on the loan.', problem: 'unbalanced-brackets' },
+  { original: 'Students need to be exposed to in order to develop social skills.', bad: 'Students need to be exposed to to develop social skills.', problem: 'doubled-word' },
 ] as const;
+
+/**
+ * Bad rewrites the audit of the whole corpus found (issue #15), with the model that made them:
+ * the output must not contain `bad` (a piece of the bad rewrite) and must add no problem.
+ */
+const AUDITED_BAD_REWRITES: Array<{ model: HumanizerModel; original: string; bad: string }> = [
+  // Word swaps that broke grammar.
+  { model: 'lexi', original: 'Our results demonstrate that robustness is not monotonic in model size, and the majority of the observed failures stem from tokenization artifacts.', bad: 'most the observed' },
+  { model: 'lexi', original: "It's an unfair way to vote. 538 electors and the majority of 270 votes to elect the president seems to have problems every time.", bad: 'most 270' },
+  { model: 'huma_v2', original: 'Senator Maria Lopez (D-N.M.) said the vote "is able to change how we build for a generation," but critics warned that the majority of the funding was never paid for.', bad: 'most the funding' },
+  { model: 'lexi', original: 'Students who are actively involved in extracurricular activities can often find themselves burdened by the additional work, leading to decreased academic performance.', bad: 'the more work' },
+  { model: 'lexi', original: 'Moreover, the additional cost will be covered by unspent pandemic relief.', bad: 'the more cost' },
+  { model: 'lexi', original: 'This is the optimal setting for most users, but a more optimal setting exists for large repositories.', bad: 'more best' },
+  { model: 'lexi', original: 'This computer would have the ability to stimulate lessons that would keep kids enterained and focused.', bad: 'would can' },
+  { model: 'huma_v2', original: 'Democrats will have the ability to amend it in committee.', bad: 'will can' },
+  { model: 'lexi', original: 'The bill requires that states submit spending plans by March 31, 2027.', bad: 'needs that' },
+  { model: 'huma_v2', original: 'Scientific rigor requires that we investigate this  variability, and with some confidence we can attribute the variability  prior to about 1800 to volcanic activity and changes in the sun.', bad: 'needs that' },
+  { model: 'lexi', original: 'In my opinion, I think the policy of requiring student athletes to maintain a grade B or higher average should be strictly implemented in schools.', bad: 'needing student' },
+  { model: 'lexi', original: "Children and youth must be free to do what they please outside the school environment but schools just can't require so much activity beyond what is required for survival in today's complex world.", bad: "can't need" },
+  { model: 'lexi', original: 'I would like to put my opinion about students being required to perform community service.', bad: 'being needed' },
+  { model: 'lexi', original: 'Students need to be able to use cell phones, because then they have less time to do their required work.', bad: 'their needed work' },
+  { model: 'lexi', original: "Cars, undoubtedly, have benefited individuals' lifestyles in many ways.", bad: "people'" },
+  { model: 'lexi', original: "The company has individuals' data on file, and it must protect it.", bad: "people'" },
+  { model: 'lexi', original: 'One example of given limitations was the deployment of the balloon-assisted Venera-13 satellite that had a landing time of two hours.', bad: 'balloon-helped' },
+  { model: 'lexi', original: 'The one necessary tool that computer-assisted learning cannot account for with is fluid intuitive thoughtfulness.', bad: 'computer-helped' },
+  { model: 'lexi', original: 'I endeavored to make every report self-sufficient, so that readers did not require additional explanation.', bad: 'self-enough' },
+  { model: 'lexi', original: 'He averages 2 assists per contest and 4 rebounds per game for Kentucky.', bad: '2 helps' },
+  { model: 'huma_v2', original: 'He has a total of 43 assists on the season and averages 23 minutes played per game.', bad: '43 helps' },
+  { model: 'cognia', original: 'The claim that the "Face on Mars" is a natural landform and not created by aliens can be supported by a wide range of evidence.', bad: 'many evidence' },
+  { model: 'cognia', original: 'The question as to why it’s an idea with details heavily scouted by astronomers begins and ends with a plethora of untapped potential.', bad: 'many untapped' },
+  { model: 'lexi', original: 'Today, we still see a plethora of merchandise related to popular TV shows, but it all started with these classic comic books.', bad: 'many merchandise' },
+  // Meaning changes.
+  { model: 'cognia', original: 'Phonetics is often defined with respect to phonology.', bad: 'about phonology' },
+  { model: 'cognia', original: "The particle's position with respect to time is described by:", bad: 'about time' },
+  { model: 'cognia', original: 'The gradient of the loss with respect to the weights is computed numerically.', bad: 'about the weights' },
+  { model: 'huma_v2', original: '- Treat every warning with respect to the exit code: a non-zero exit code means the build failed.', bad: 'warning about' },
+  { model: 'lexi', original: 'Those in the southern sections may be much taller than the typical 6- to 12-foot individuals that grow on slopes and hillsides.', bad: '12-foot people' },
+  { model: 'lexi', original: 'Of the 20,923 households in the city, 14,095 (67.3%) were families, and 6,108 (28.7%) were individuals.', bad: 'were people' },
+  { model: 'lexi', original: 'Birds of this species are solitary, and individuals rarely meet outside the breeding season.', bad: 'people rarely' },
+  { model: 'lexi', original: 'Over the past three years, I have demonstrated a robust ability to facilitate cross-functional meetings.', bad: 'help cross' },
+  { model: 'lexi', original: 'These findings represent a paradigm shift, and they facilitate the design of more reliable systems.', bad: 'help the design' },
+  { model: 'lexi', original: 'The comprehensive school in our town closed in 2019.', bad: 'thorough school' },
+  { model: 'huma_v2', original: 'If anything is unclear, let us know as soon as possible.', bad: "let's" },
+  { model: 'huma_v2', original: 'I would welcome the opportunity to discuss my application; please let us know a time that suits you.', bad: "let's" },
+  { model: 'huma_v2', original: 'That being said because we don\'t have nothing to keep our grade up for in you won\'t let us do sport\'s with a "C".', bad: "let's" },
+  { model: 'huma_v2', original: 'Thus, many companies involved in producing driverless cars are in talks with regulatory bodies.', bad: 'So many' },
+  { model: 'huma_v2', original: 'Nevertheless, teachers must ensure that every student receives sufficient assistance.', bad: 'Still teachers' },
+  // Contractions English does not allow.
+  { model: 'huma_v2', original: 'I will also share my thoughts on how difficult it is to play those decks.', bad: "it's to" },
+  { model: 'huma_v2', original: 'Do you ever wonder how amazing it is to study another planet.', bad: "it's to" },
+  { model: 'huma_v2', original: 'The easier it is to think out, the easier it is to find the best choice for you.', bad: "it's to" },
+  { model: 'huma_v2', original: 'The more options you have, the more likely you are to pick a great one.', bad: "you're to" },
+  { model: 'huma_v2', original: 'The more advice you get the better off you are more advice becomes into better ideas.', bad: "off you're" },
+  { model: 'huma_v2', original: 'I hope you can find it as rewarding as I am to write about, knowing that we left this musical journey far too early.', bad: "I'm to" },
+  { model: 'huma_v2', original: 'Who you are matters more than what you own.', bad: "you're" },
+  { model: 'huma_v2', original: 'What it is that makes a good teacher is hard to define.', bad: "it's" },
+  { model: 'huma_v2', original: 'If a student is unable to ask a question in class, they will continue to be confused about whatever it is they had a question about.', bad: "it's they" },
+  { model: 'huma_v2', original: 'Lent is about becoming, doing and changing whatever it is that is blocking the fullness of life in us right now...', bad: "it's that" },
+  { model: 'huma_v2', original: 'The importance of seeking advice from multiple sources to act during decisions has perhaps never been more prominent than it is today.', bad: "it's today" },
+  { model: 'huma_v2', original: 'The best way to avoid that is to get regular x-rays.', bad: "that's" },
+  { model: 'huma_v2', original: 'some informstion i put up there is to inform you what they do and how many votes are required to elect president.', bad: "there's" },
+  // Splits that left fragments or changed the scope.
+  { model: 'cognia_v2', original: 'Not only does this place drivers at risk, but it also endangers passengers, pedestrians, and other drivers sharing the road.', bad: 'at risk.' },
+  { model: 'huma_v2', original: 'This approach is not only cheaper, but it is also faster than the old one.', bad: 'cheaper.' },
+  { model: 'cognia_v2', original: 'The students were tested in May, and the results published in June.', bad: 'May.' },
+  { model: 'cognia_v2', original: 'I really like the way the sequence turns out, and the way the whole thing plays into the theme of the movie which is all about the evil power of the human eye.', bad: 'turns out.' },
+  { model: 'huma_v2', original: 'Balancing education and fun with your energy and time dwindling with every cumulative but successful day has made more, and more students explore ahead to take their classes online.', bad: 'made more.' },
+  { model: 'cognia_v2', original: "Reuters news agency reports that last autumn JCF Capital ULC bought the C$301m ($228m; £179m) owed on the tower's construction loan.", bad: '$228m.' },
+  { model: 'cognia_v2', original: 'Patients with diabetic retinopathy had a higher mean (SE) age (56.0 [0.9] versus 60.2 [0.5] years; P < 0.001), were less often white, male, and married.', bad: 'years.' },
+  { model: 'huma_v2', original: 'It is not known why Norma Jeane left the US and went to Trinidad (the Caribbean was not in the South, but it is known to have been common there, so it is not unlikely).', bad: 'South.' },
+  { model: 'cognia_v2', original: 'How would you feel if in 20 or so years you see the boy again, and he tells you that his life has been a failure because all he wanted to do was play basketball.', bad: 'again.' },
+  { model: 'cognia_v2', original: "Only practicing up to college's core education; time management becomes increasingly necessary for young freelancers and entrepreneurs.", bad: 'education.' },
+  { model: 'cognia_v2', original: 'Bills can be introduced to Parliament in a number of ways; the Scottish Government can introduce new laws or amendments to existing laws as a bill; a committee of the Parliament can present a bill in one of the areas under its remit; or a private bill can be submitted to Parliament by an outside proposer.', bad: 'ways.' },
+  // Protected text and the writer's spacing.
+  { model: 'cognia', original: 'Run `redline init --dir ./project` in order to create a config file.', bad: '--dir./project' },
+  { model: 'huma_v2', original: 'we have compared the antisecretory effects of a preanesthetic h2 antagonist ( roxatidine , cardiopulmonary bypass - h2 group , n  =  15 ) in order to see the effect .', bad: 'n = 15' },
+  { model: 'huma_v2', original: 'NASA are working on different ways to study venus It states that " some simlified electronics made electronics ...and have lasted for three weeks in such conditions." this means they are testing electronics.', bad: 'electronics...and' },
+  // Minor.
+  { model: 'cognia', original: 'They also provide a social environment that school age students need to be exposed to in order to develop necessary social skills.', bad: 'to to' },
+  { model: 'lexi', original: 'Another benefit of the program is the satisfaction of participating in monumental, selfless assistance efforts.', bad: 'help efforts' },
+  { model: 'huma_v2', original: 'However, for the sake of those who will read the guide later, but also those who are interested enough to want to read it, this will cover the most topical aspects of independence.', bad: 'But for the sake' },
+];
+
+/** Rewrites the audit found good: the fixes must keep them. */
+const GOOD_REWRITES: Array<{ model: HumanizerModel; original: string; rewrite: string }> = [
+  { model: 'lexi', original: 'The majority of students passed the test.', rewrite: 'Most students passed the test.' },
+  { model: 'lexi', original: 'The majority of the observed failures were minor.', rewrite: 'Most of the observed failures were minor.' },
+  { model: 'cognia', original: 'We use a wide range of tools every day.', rewrite: 'We use many tools every day.' },
+  { model: 'lexi', original: 'We utilize additional resources in order to finish.', rewrite: 'We use more resources to finish.' },
+  { model: 'lexi', original: 'Everyone has the ability to learn.', rewrite: 'Everyone can learn.' },
+  { model: 'huma_v2', original: 'Thus, many companies are in talks with regulators.', rewrite: 'So, many companies are in talks with regulators.' },
+  { model: 'huma_v2', original: 'I think it is great, and we are going to use it.', rewrite: "I think it's great. We're going to use it." },
+  { model: 'cognia_v2', original: 'The committee met on Monday, and the members approved the budget for next year.', rewrite: 'The committee met on Monday. The members approved the budget for next year.' },
+];
+
 
 describe('grammar guard', () => {
   it.each(BAD_REWRITES)('flags "$bad" ($problem) and not its original', ({ original, bad, problem }) => {
@@ -32,6 +145,31 @@ describe('grammar guard', () => {
     const original = "No matter where they're, we go. The team can a lot improve.";
     expect(introducedProblems(original, original)).toEqual([]);
     expect(introducedProblems(original, `${original} They have showed it.`)).toEqual(['past-form-after-have']);
+  });
+});
+
+describe('the audited bad rewrites are not made', () => {
+  it.each(AUDITED_BAD_REWRITES)('$model does not write "$bad"', ({ model, original, bad }) => {
+    expect(original).not.toContain(bad);
+    const output = humanize(original, model).humanized_text;
+    expect(output).not.toContain(bad);
+    expect(introducedProblems(original, output), output).toEqual([]);
+  });
+
+  it.each(GOOD_REWRITES)('$model still rewrites "$original"', ({ model, original, rewrite }) => {
+    expect(humanize(original, model).humanized_text).toBe(rewrite);
+  });
+
+  it('keeps quotations after a stray quote mark, and `code`, exactly as written', () => {
+    const stray = 'It is called ""The Big Sleep""". The moral: "A man\'s responsibility is not to God, but to his kind."';
+    expect(humanize(stray, 'huma_v2').humanized_text).toContain('"A man\'s responsibility is not to God, but to his kind."');
+    expect(humanize('"No, you were not!"', 'huma_v2').humanized_text).toBe('"No, you were not!"');
+    const unclosed = '"He\'s working on a project. He was going to let me go with it, but I\'ve heard too many stories. "It\'s a good movie, and I can\'t get a part in \'The Death.\' "\n\nWe left.';
+    expect(humanize(unclosed, 'huma_v2').humanized_text).toBe(unclosed);
+    const code = 'Run `redline init --dir ./project` in order to create a config file.';
+    const spans = findProtectedSpans(code);
+    expect(code.slice(spans[0]!.start, spans[0]!.end)).toBe('`redline init --dir ./project`');
+    expect(protectedTextProblems(code, spans, code.replace(' ./', './'))).toEqual(['protected-text-changed']);
   });
 });
 

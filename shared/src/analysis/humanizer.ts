@@ -1,11 +1,13 @@
 import type { HumanizerModel } from '../upstream/requests.ts';
 import { countWords } from '../text.ts';
 import { splitSentences } from '../sentences.ts';
-import { findProtectedSpans, type Span } from './protected-spans.ts';
-import { introducedProblems, type GrammarProblem } from './rewrite/grammar-guard.ts';
+import { findProtectedSpans, locateSpans, mergeSpans, type Span } from './protected-spans.ts';
+import { introducedProblems, needsFullForm, protectedTextProblems, type GrammarProblem } from './rewrite/grammar-guard.ts';
 import {
   CLARITY_PHRASES,
   CONNECTIVES,
+  headNounAfter,
+  isPluralNoun,
   HEDGES,
   NEGATIVE_CONTRACTIONS,
   PLAIN_PHRASES,
@@ -22,14 +24,20 @@ import { tag, type Token } from './rewrite/tagger.ts';
  * - cognia: light clarity edits: wordy phrases shortened ("in order to" → "to"), empty
  *   openers dropped ("It is important to note that …"); the writer's words otherwise stay.
  * - lexi: plainer vocabulary: cognia's edits plus formal words swapped for plain ones
- *   ("utilize" → "use"), checked against the part of speech and keeping the verb form.
+ *   ("utilize" → "use"), checked against the part of speech and keeping the verb form; never
+ *   inside a hyphenated compound, before a possessive apostrophe or after a determiner that
+ *   the plain word cannot follow ("the additional cost" stays).
  * - cognia_v2: sentence restructuring: cognia's edits plus long sentences split where two
- *   full clauses meet ("; ", ", and", ", but", ", so"), never inside a list.
- * - huma_v2: strongest voice change: all of the above plus contractions, conversational
- *   connectives ("Moreover," → "Also,") and hedges dropped.
- * Every model keeps numbers, dates, links, e-mail addresses, quotations and capitalised
- * names exactly as written, and every rewritten sentence passes a tagger-based grammar
- * check: a sentence whose rewrite has a problem its original did not have stays as written.
+ *   full clauses meet ("; ", ", and", ", but", ", so"), never inside a list, brackets or a
+ *   formula, nor in a question, a "not only … but" sentence or one opening with a subordinate
+ *   clause.
+ * - huma_v2: strongest voice change: all of the above plus contractions (only where English
+ *   allows them: not in "how hard it is to", "who you are", "than it is today"),
+ *   conversational connectives ("Moreover," → "Also,", "Thus," → "So,") and hedges dropped.
+ * Every model keeps numbers, dates, links, e-mail addresses, quotations, `code` and
+ * capitalised names exactly as written, and only the words it rewrites change (the writer's
+ * spacing stays). Every rewritten sentence passes a tagger-based grammar check: a sentence
+ * whose rewrite has a problem its original did not have stays as written.
  */
 
 interface ModelSteps {
@@ -109,22 +117,30 @@ class SentenceEditor {
   }
 }
 
+/** "computer-assisted", "self-sufficient": a word joined by a hyphen is part of a compound. */
+function touchesHyphen(tokens: Token[], from: number, to: number): boolean {
+  const before = tokens[from - 1];
+  const after = tokens[to + 1];
+  return (
+    (before !== undefined && before.text.endsWith('-') && before.end === tokens[from]!.start) ||
+    (after !== undefined && after.text.startsWith('-') && after.start === tokens[to]!.end)
+  );
+}
+
 function applyPhrases(editor: SentenceEditor, rules: PhraseRule[]): void {
-  const lower = editor.tokens.map((token) => token.lower);
-  for (let i = 0; i < lower.length; i++) {
+  const { tokens } = editor;
+  for (let i = 0; i < tokens.length; i++) {
     for (const rule of rules) {
-      if (rule.phrase.every((word, k) => lower[i + k] === word)) {
-        if (editor.replace(i, i + rule.phrase.length - 1, rule.replacement)) break;
-      }
+      const last = i + rule.phrase.length - 1;
+      if (!rule.phrase.every((word, k) => tokens[i + k]?.lower === word)) continue;
+      if (touchesHyphen(tokens, i, last) || (rule.fits && !rule.fits(tokens, i, last))) continue;
+      if (editor.replace(i, last, rule.replacement)) break;
     }
   }
 }
 
-function verbFormFor(tokens: Token[], at: number, from: VerbForms, to: VerbForms, passive: boolean): string | undefined {
+function verbFormFor(tokens: Token[], at: number, from: VerbForms, to: VerbForms): string | undefined {
   const word = tokens[at]!.lower;
-  let k = at - 1;
-  while (k >= 0 && (tokens[k]!.pos === 'ADV' || tokens[k]!.pos === 'PART')) k--;
-  if (!passive && k >= 0 && tokens[k]!.lemma === 'be') return undefined;
   if (word === from.base) return to.base;
   if (word === from.third) return to.third;
   if (word === from.gerund) return to.gerund;
@@ -137,21 +153,47 @@ function verbFormFor(tokens: Token[], at: number, from: VerbForms, to: VerbForms
   return participle ? to.participle : to.past;
 }
 
+const NOUN_MODIFIERS = new Set(['DET', 'NUM', 'ADJ']);
+const POSSESSIVES = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their', "'s"]);
+/** Determiners the tagger may call something else ("focus that additional time"). */
+const DETERMINERS = new Set(['the', 'this', 'that', 'these', 'those', 'each', 'every', 'any', 'no', 'some']);
+/** Adjectives that say "how much": "the additional cost" is not "the more cost". */
+const QUANTIFIERS = new Set(['more', 'enough']);
+
+function adjectiveSwapFor(tokens: Token[], at: number, to: string): string | undefined {
+  const before = tokens[at - 1];
+  if (/^(a|an)$/u.test(before?.lower ?? '')) return undefined;
+  // "more robust" is not "more strong", "most optimal" not "most best".
+  if (/^(more|most|less|least)$/u.test(before?.lower ?? '')) return undefined;
+  // "many" takes a plural count noun: "Love was numerous" is not "Love was many".
+  if (to === 'many' && !isPluralNoun(headNounAfter(tokens, at))) return undefined;
+  if (QUANTIFIERS.has(to)) {
+    const afterDeterminer = before !== undefined && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'NUM' || POSSESSIVES.has(before.lower) || DETERMINERS.has(before.lower));
+    if (afterDeterminer || (to === 'more' && tokens[at + 1]?.pos !== 'NOUN')) return undefined;
+  }
+  return to;
+}
+
 function swapFor(tokens: Token[], at: number, swap: Swap): string | undefined {
   const token = tokens[at]!;
   if (token.pos !== swap.pos) return undefined;
+  // "individuals' data" would lose the plural its apostrophe needs.
+  if (/^['’]/u.test(tokens[at + 1]?.text ?? '') || touchesHyphen(tokens, at, at)) return undefined;
+  const before = tokens[at - 1];
   switch (swap.pos) {
     case 'VERB':
-      return verbFormFor(tokens, at, swap.from, swap.to, swap.passive !== false);
+      // A participle used as an adjective ("their required work", "the assisted living") keeps its word.
+      if (before !== undefined && (NOUN_MODIFIERS.has(before.pos) || POSSESSIVES.has(before.lower))) return undefined;
+      return verbFormFor(tokens, at, swap.from, swap.to);
     case 'NOUN':
+      // "assistance efforts", "public assistance": a noun in a compound is part of a set phrase.
+      if (tokens[at + 1]?.pos === 'NOUN' || (before !== undefined && ['ADJ', 'NOUN', 'PROPN'].includes(before.pos))) return undefined;
       if (token.lower === swap.from.plural) return swap.to.plural;
       // "an individual" → "a person": the article must not follow the old word's sound.
-      if (token.lower === swap.from.singular && !/^(a|an)$/u.test(tokens[at - 1]?.lower ?? '')) return swap.to.singular;
+      if (token.lower === swap.from.singular && !/^(a|an)$/u.test(before?.lower ?? '')) return swap.to.singular;
       return undefined;
     default:
-      if (token.lower !== swap.from) return undefined;
-      if (/^(a|an)$/u.test(tokens[at - 1]?.lower ?? '')) return undefined;
-      return swap.to;
+      return token.lower === swap.from ? adjectiveSwapFor(tokens, at, swap.to) : undefined;
   }
 }
 
@@ -175,9 +217,14 @@ function applyConnectives(editor: SentenceEditor): void {
     const comma = editor.tokens[first + length];
     const replacement = CONNECTIVES[words.map((token) => token.lower).join(' ')];
     if (words.length !== length || comma?.text !== ',' || !replacement) continue;
-    // "So", "Still" and "But" read best without the comma.
-    const dropsComma = replacement === 'So' || replacement === 'Still' || replacement === 'But';
-    editor.replace(first, dropsComma ? first + length : first + length - 1, replacement);
+    if (replacement === 'But') {
+      // "However, for those …, but also …" has its own "but".
+      if (editor.tokens.slice(first + length).some((token) => token.lower === 'but')) return;
+      // "But" reads best without the comma; "So, many companies" needs it ("so many"), and "Still, …" too.
+      editor.replace(first, first + length, replacement);
+    } else {
+      editor.replace(first, first + length - 1, replacement);
+    }
     return;
   }
 }
@@ -189,6 +236,9 @@ function applyContractions(editor: SentenceEditor): void {
   for (let i = 0; i + 1 < tokens.length; i++) {
     const a = tokens[i]!;
     const b = tokens[i + 1]!;
+    // Only across one plain space: "has        not" keeps the writer's layout.
+    const gap = editor.sentence.slice(a.end, b.start);
+    if (gap !== '' && gap !== ' ') continue;
     const key = a.end === b.start ? `${a.lower}${b.lower}` : `${a.lower} ${b.lower}`;
     const negative = NEGATIVE_CONTRACTIONS[key];
     if (negative) {
@@ -199,39 +249,96 @@ function applyContractions(editor: SentenceEditor): void {
     const next = tokens[i + 2];
     // Only where the clause goes on: never "no matter where they're," or "what it's."; and
     // never onto a verb that carries its own clitic ("they aren't" is not "they'ren't").
-    if (subject && next && CONTINUES_CLAUSE.has(next.pos) && next.start > b.end) {
-      if (editor.replace(i, i + 1, subject === "I'm" ? subject : withCaseOf(a.text, subject))) i++;
-    }
+    if (!subject || !next || !CONTINUES_CLAUSE.has(next.pos) || next.start === b.end) continue;
+    if (needsFullForm(tokens, i, i + 1)) continue;
+    if (editor.replace(i, i + 1, subject === "I'm" ? subject : withCaseOf(a.text, subject))) i++;
   }
 }
 
 const SUBJECT_PRONOUNS = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'this', 'that', 'these', 'those', 'there']);
+const NOUN_PHRASE = new Set(['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM']);
+const MAX_SUBJECT_WORDS = 5;
 
-/** Whether `words` open with a subject followed by its verb: a full clause, not a list item. */
-function opensClause(words: Token[]): boolean {
+/** A verb that can head a clause: not "practicing" or "to go". */
+function isFiniteVerb(tokens: Token[], at: number): boolean {
+  const token = tokens[at];
+  if (token?.pos === 'AUX') return true;
+  return token?.pos === 'VERB' && !token.lower.endsWith('ing') && tokens[at - 1]?.lower !== 'to';
+}
+
+/**
+ * The index of the verb after the subject `words` open with, or -1 when they do not open a
+ * full clause (a list item, or a noun phrase: "the way the whole thing plays into the theme").
+ */
+function clauseVerb(words: Token[]): number {
   const first = words[0];
-  if (!first || first.pos === 'VERB' || first.pos === 'AUX') return false;
-  if (first.pos === 'PRON' && SUBJECT_PRONOUNS.has(first.lower)) return words[1]?.pos === 'VERB' || words[1]?.pos === 'AUX' || words[1]?.pos === 'ADV';
+  if (!first || first.pos === 'VERB' || first.pos === 'AUX') return -1;
+  if (first.pos === 'PRON' && SUBJECT_PRONOUNS.has(first.lower)) {
+    const verb = words[1]?.pos === 'ADV' ? 2 : 1;
+    return isFiniteVerb(words, verb) ? verb : -1;
+  }
   let j = 0;
-  while (j < words.length && j < 5 && ['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(words[j]!.pos)) j++;
-  const hasNoun = words.slice(0, j).some((t) => t.pos === 'NOUN' || t.pos === 'PROPN');
-  return j > 0 && hasNoun && (words[j]?.pos === 'VERB' || words[j]?.pos === 'AUX');
+  let sawNoun = false;
+  while (j < words.length && NOUN_PHRASE.has(words[j]!.pos)) {
+    // A determiner after the noun starts a relative clause: "the way [that] the thing plays".
+    if (j >= MAX_SUBJECT_WORDS || (sawNoun && words[j]!.pos === 'DET')) return -1;
+    sawNoun ||= words[j]!.pos === 'NOUN' || words[j]!.pos === 'PROPN';
+    j++;
+  }
+  return sawNoun && isFiniteVerb(words, j) ? j : -1;
 }
 
 const JOINING = new Set(['and', 'but', 'so']);
+const SUBORDINATORS = new Set(['if', 'although', 'though', 'because', 'when', 'whenever', 'while', 'since', 'unless', 'whereas', 'as', 'after', 'before', 'once', 'until', 'whether']);
+const WH_WORDS = new Set(['what', 'whatever', 'who', 'whoever', 'whom', 'whose', 'which', 'whichever', 'where', 'wherever', 'when', 'how', 'why']);
+
+/** Sentences no split can be right in. */
+function mayBeSplit(sentence: string, tokens: Token[]): boolean {
+  // A question or exclamation cut in two loses its mark on the first half.
+  if (/[?!]["'”’)]*$/u.test(sentence.trimEnd())) return false;
+  const first = tokens.find(isWord);
+  if (!first) return false;
+  // "If A, but B, C": the first half is a dependent clause and would stand alone; "How would
+  // you feel if …, and he tells you" and "Is it …" are questions without their mark.
+  if (first.pos === 'SCONJ' || first.pos === 'AUX' || SUBORDINATORS.has(first.lower) || WH_WORDS.has(first.lower)) return false;
+  // "Not only A, but B" is one statement.
+  if (/(?:\bnot|n['’]t) (?:only|just)\b/iu.test(sentence)) return false;
+  // "in a number of ways; A; B; or C" is a list of clauses.
+  const semicolons = tokens.filter((token) => token.text === ';').length;
+  return semicolons < 2 || !tokens.some((token, i) => token.text === ';' && tokens[i + 1]?.pos === 'CCONJ');
+}
+
+/** Whether offset `at` is inside brackets or a $…$ formula. */
+function isEnclosed(sentence: string, at: number): boolean {
+  const before = sentence.slice(0, at);
+  const count = (pattern: RegExp) => (before.match(pattern) ?? []).length;
+  return count(/\(/gu) > count(/\)/gu) || count(/\[/gu) > count(/\]/gu) || count(/\{/gu) > count(/\}/gu) || count(/\$/gu) % 2 === 1;
+}
+
+/**
+ * A left half that stops inside a phrase: "The film goes into several, and I have to say some
+ * pretty wild, turns", or a garbled "has made more, and more students".
+ */
+function endsOpen(words: Token[]): boolean {
+  const [before, last] = [words.at(-2), words.at(-1)!];
+  return (last.pos === 'ADJ' || last.pos === 'DET') && (before?.pos === 'ADP' || before?.pos === 'DET' || before?.pos === 'VERB');
+}
+
+/**
+ * "The students were tested in May, and the results published in June": the right half's
+ * verb leans on the left half's auxiliary.
+ */
+function leansOnAuxiliary(left: Token[], right: Token[], verb: number): boolean {
+  const word = right[verb]!;
+  return word.pos === 'VERB' && word.lower.endsWith('ed') && left.some((token) => token.pos === 'AUX');
+}
 
 /** "A; b" and "A, and/but/so b" become two sentences when both sides are full clauses of 5+ words. */
-const SUBORDINATORS = new Set(['if', 'although', 'though', 'because', 'when', 'whenever', 'while', 'since', 'unless', 'whereas', 'as', 'after', 'before', 'once', 'until', 'whether']);
-
-function splitClauses(sentence: string): string {
-  // A question or exclamation cut in two loses its mark on the first half.
-  if (/[?!]["'”’)]*$/u.test(sentence.trimEnd())) return sentence;
+function splitClauses(sentence: string, kept: Span[]): string {
   const tokens = tag(sentence);
-  if (!tokens) return sentence;
-  // "If A, but B, C": the first half is a dependent clause and would stand alone.
-  const first = tokens.find(isWord);
-  if (first && (first.pos === 'SCONJ' || SUBORDINATORS.has(first.lower))) return sentence;
-  const frozen = findProtectedSpans(sentence);
+  if (!tokens || !mayBeSplit(sentence, tokens)) return sentence;
+  const frozen = mergeSpans([...findProtectedSpans(sentence), ...kept]);
+  const isFrozen = (token: Token) => frozen.some((span) => span.start <= token.start && span.end > token.start);
   let out = '';
   let cursor = 0;
   let clauseStart = 0;
@@ -240,20 +347,27 @@ function splitClauses(sentence: string): string {
     if (joint.text !== ';' && joint.text !== ',') continue;
     const conjunction = joint.text === ',' ? tokens[i + 1] : undefined;
     if (joint.text === ',' && !(conjunction?.pos === 'CCONJ' && JOINING.has(conjunction.lower))) continue;
-    if (frozen.some((span) => span.start <= joint.start && span.end > joint.start)) continue;
+    if (isFrozen(joint) || isEnclosed(sentence, joint.start)) continue;
     const left = tokens.slice(clauseStart, i);
     const restFrom = conjunction ? i + 2 : i + 1;
     let restEnd = restFrom;
     while (restEnd < tokens.length && !(tokens[restEnd]!.text === ';' || (tokens[restEnd]!.text === ',' && tokens[restEnd + 1]?.pos === 'CCONJ'))) restEnd++;
-    const right = tokens.slice(restFrom, restEnd);
     const leftWords = left.filter(isWord);
-    const rightWords = right.filter(isWord);
+    const rightWords = tokens.slice(restFrom, restEnd).filter(isWord);
     if (leftWords.length < 5 || rightWords.length < 5) continue;
     // A comma before ", and" in the same clause suggests a list ("a, b, and c").
     if (joint.text === ',' && left.some((t) => t.text === ',')) continue;
-    if (!leftWords.some((t) => t.pos === 'VERB' || t.pos === 'AUX') || !opensClause(rightWords)) continue;
+    // "Only practicing up to college's core education; …" has no clause on the left.
+    if (!leftWords.some((t) => t.pos === 'AUX' || (t.pos === 'VERB' && !t.lower.endsWith('ing')))) continue;
+    const verb = clauseVerb(rightWords);
+    if (verb < 0 || leansOnAuxiliary(leftWords, rightWords, verb)) continue;
+    // "works fine if you forget the first seasons, and you keep …": the "and" may go on the dependent clause.
+    if (leftWords.some((t) => t.pos === 'SCONJ' || SUBORDINATORS.has(t.lower))) continue;
+    if (endsOpen(leftWords) || leftWords.at(-1)!.lower === rightWords[0]!.lower) continue;
+    // "…, so many people came" is not "So many people came."
+    if (conjunction?.lower === 'so' && (rightWords[0]!.pos === 'ADJ' || rightWords[0]!.pos === 'ADV')) continue;
     const next = tokens[restFrom]!;
-    if (frozen.some((span) => span.start <= next.start && span.end > next.start) && !/^\p{Lu}/u.test(next.text)) continue;
+    if (isFrozen(next) && !/^\p{Lu}/u.test(next.text)) continue;
     const opener = conjunction && conjunction.lower !== 'and' ? `${withCaseOf('X', conjunction.lower)} ` : '';
     const nextText = opener === '' ? next.text[0]!.toUpperCase() + next.text.slice(1) : next.text;
     out += `${sentence.slice(cursor, joint.start).trimEnd()}. ${opener}${nextText}`;
@@ -261,10 +375,6 @@ function splitClauses(sentence: string): string {
     clauseStart = restFrom;
   }
   return out + sentence.slice(cursor);
-}
-
-function tidy(text: string): string {
-  return text.replace(/ {2,}/gu, ' ').replace(/ +([,.;:!?])/gu, '$1');
 }
 
 export interface SentenceOutcome {
@@ -282,10 +392,12 @@ function rewriteSentence(sentence: string, frozen: Span[], steps: ModelSteps, ou
   if (steps.connectives) applyConnectives(editor);
   if (steps.contractions) applyContractions(editor);
   if (steps.swaps) applySwaps(editor);
-  let candidate = editor.edits.length > 0 ? tidy(editor.result()) : sentence;
-  if (steps.splits) candidate = splitClauses(candidate);
+  let candidate = editor.result();
+  // The text's protected spans, found in the edited sentence (a quotation may run on from an earlier sentence).
+  const kept = locateSpans(sentence, frozen, candidate);
+  if (steps.splits && kept) candidate = splitClauses(candidate, kept);
   if (candidate === sentence) return sentence;
-  const problems = introducedProblems(sentence, candidate);
+  const problems = [...introducedProblems(sentence, candidate), ...protectedTextProblems(sentence, frozen, candidate)];
   if (problems.length > 0) {
     outcome.refused.push({ original: sentence, rewrite: candidate, problems });
     return sentence;

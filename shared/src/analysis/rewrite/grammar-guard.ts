@@ -1,4 +1,6 @@
 import { splitSentences } from '../../sentences.ts';
+import { locateSpans, type Span } from '../protected-spans.ts';
+import { headNounAfter, isPluralNoun } from './rules.ts';
 import { tag, type Token } from './tagger.ts';
 
 /**
@@ -12,7 +14,20 @@ export type GrammarProblem =
   | 'adverbial-noun-phrase-before-verb' // "a lot improve", "a lot better" is fine
   | 'past-form-after-have' // "have showed"
   | 'make-sure-without-clause' // "makes sure smooth integration"
-  | 'fragment'; // "Has led to many deaths." cut from "X could lead to Y, and has led to Z."
+  | 'fragment' // "Has led to many deaths." cut from "X could lead to Y, and has led to Z."
+  | 'contraction-needs-full-form' // "how hard it's to play", "Who you're matters", "than it's today"
+  | 'most-before-determiner' // "most the funding", "most 270 votes"
+  | 'quantifier-after-determiner' // "the more cost", "their enough time"
+  | 'comparative-of-comparative' // "a more best setting"
+  | 'modal-before-can' // "would can amend"
+  | 'misused-lets' // "let's know", "won't let's do"
+  | 'need-that-clause' // "needs that states submit"
+  | 'many-with-singular-noun' // "many evidence"
+  | 'possessive-without-s' // "people' lifestyles"
+  | 'not-only-without-but' // "Not only does this place drivers at risk."
+  | 'unbalanced-brackets' // "($228m." and "£179m) owed" split apart
+  | 'doubled-word' // "exposed to to develop"
+  | 'protected-text-changed'; // a number, name, quotation or `code` not kept byte for byte
 
 const SUBJECT_CONTRACTIONS = new Set(["'re", "'s", "'ve", "'ll", "'d", "'m"]);
 const MODALS = new Set(['can', 'could', 'will', 'would', 'shall', 'should', 'may', 'might', 'must', 'ca', 'wo']);
@@ -25,6 +40,69 @@ const PAST_NOT_PARTICIPLE = new Set([
 const FINITE_STARTS = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'must', 'does', 'did']);
 
 const isWord = (token: Token | undefined) => token !== undefined && token.pos !== 'PUNCT' && token.pos !== 'SYM';
+
+const WH_WORDS = new Set(['what', 'whatever', 'who', 'whoever', 'whom', 'which', 'whichever', 'where', 'wherever', 'when', 'whenever', 'how', 'however', 'why']);
+/** Words before an adjective that leave "it is" elliptical: "how hard it is to", "the more likely you are to". */
+const DEGREE_WORDS = new Set(['how', 'however', 'as', 'so', 'too', 'the', 'than']);
+const TIME_OR_PLACE = new Set(['today', 'now', 'here', 'there', 'tonight', 'tomorrow', 'yesterday']);
+const CLAUSE_OPENERS = new Set(['PUNCT', 'CCONJ', 'SCONJ']);
+
+/**
+ * Whether the subject at `subject` and its verb at `verb` ("it is", or "it" "'s") must stay in
+ * full: English does not contract a verb whose complement has moved away ("how difficult it
+ * is to play", "Who you are matters", "what it is that", "more prominent than it is today"),
+ * nor, to be safe, before "to" or a time or place ("it is now"); and "that"/"there" contract
+ * only as a clause's subject ("The way to avoid that is to …", "put up there is").
+ */
+export function needsFullForm(tokens: Token[], subject: number, verb: number): boolean {
+  const before = tokens[subject - 1];
+  if (before && (WH_WORDS.has(before.lower) || before.lower === 'than' || before.lower === 'as')) return true;
+  let k = subject - 1;
+  // Over the adjective phrase: "how difficult", "the more likely", "the better off".
+  while (k >= 0 && ['ADJ', 'ADV', 'ADP'].includes(tokens[k]!.pos) && !DEGREE_WORDS.has(tokens[k]!.lower)) k--;
+  if (k < subject - 1 && k >= 0 && DEGREE_WORDS.has(tokens[k]!.lower)) return true;
+  // The tagger calls "fun" in "how fun it is to" a noun.
+  if (before?.pos === 'NOUN' && DEGREE_WORDS.has(tokens[subject - 2]?.lower ?? '')) return true;
+  // "that is to seek counsel", "it is to play": the contracted "be to" reads as a slip.
+  const after = tokens[verb + 1]?.lower ?? '';
+  if (after === 'to' || TIME_OR_PLACE.has(after)) return true;
+  const pronoun = tokens[subject]!.lower;
+  return (pronoun === 'that' || pronoun === 'there') && before !== undefined && !CLAUSE_OPENERS.has(before.pos);
+}
+
+const POSSESSIVE_OR_DETERMINER = new Set(['the', 'this', 'that', 'these', 'those', 'each', 'every', 'any', 'my', 'your', 'his', 'her', 'its', 'our', 'their']);
+
+/** "the more cost", but not the correlative "the more time you spend, the better". */
+function quantifierAfterDeterminer(tokens: Token[], i: number): boolean {
+  const [det, word, noun] = [tokens[i]!, tokens[i + 1], tokens[i + 2]];
+  if (!POSSESSIVE_OR_DETERMINER.has(det.lower) || !(word?.lower === 'more' || word?.lower === 'enough') || noun?.pos !== 'NOUN') return false;
+  if (det.lower !== 'the') return true;
+  const correlatives = tokens.filter((t, k) => t.lower === 'the' && /^(more|less|fewer|\p{L}+er)$/u.test(tokens[k + 1]?.lower ?? '')).length;
+  return correlatives < 2;
+}
+
+function modalBeforeCan(tokens: Token[], i: number): boolean {
+  if (tokens[i]!.lower !== 'can' || tokens[i]!.pos !== 'AUX') return false;
+  let k = i - 1;
+  while (k >= 0 && (tokens[k]!.pos === 'ADV' || tokens[k]!.lower === 'not' || tokens[k]!.lower === "n't")) k--;
+  const before = tokens[k];
+  return before !== undefined && (MODALS.has(before.lower) || before.lower === 'to' || before.lemma === 'do');
+}
+
+function misusedLets(tokens: Token[], i: number): boolean {
+  if (tokens[i]!.lower !== 'let' || tokens[i + 1]?.lower !== "'s") return false;
+  let k = i - 1;
+  while (k >= 0 && (tokens[k]!.pos === 'ADV' || tokens[k]!.lower === 'not' || tokens[k]!.lower === "n't")) k--;
+  const before = tokens[k];
+  const permitted = before !== undefined && (before.pos === 'AUX' || before.lower === 'to' || before.lower === 'please');
+  return permitted || tokens[i + 2]?.lower === 'know';
+}
+
+function manyWithSingularNoun(tokens: Token[], i: number): boolean {
+  if (tokens[i]!.lower !== 'many') return false;
+  const noun = headNounAfter(tokens, i);
+  return noun?.pos === 'NOUN' && !isPluralNoun(noun);
+}
 
 function problemsOfSentence(tokens: Token[], sentence: string): GrammarProblem[] {
   const problems: GrammarProblem[] = [];
@@ -52,12 +130,28 @@ function problemsOfSentence(tokens: Token[], sentence: string): GrammarProblem[]
       while (tokens[j] && (tokens[j]!.pos === 'ADV' || tokens[j]!.pos === 'PART')) j++;
       if (tokens[j] && PAST_NOT_PARTICIPLE.has(tokens[j]!.lower)) problems.push('past-form-after-have');
     }
+    if (token.pos === 'AUX' && /^'(s|re|m)$/u.test(token.lower) && i > 0 && needsFullForm(tokens, i - 1, i)) problems.push('contraction-needs-full-form');
+    if (token.lower === 'most' && next && (next.pos === 'NUM' || POSSESSIVE_OR_DETERMINER.has(next.lower) || next.lower === 'them')) problems.push('most-before-determiner');
+    if (quantifierAfterDeterminer(tokens, i)) problems.push('quantifier-after-determiner');
+    if (/^(more|most|less|least)$/u.test(token.lower) && /^(best|worst|many|much|enough|more|most)$/u.test(next?.lower ?? '')) problems.push('comparative-of-comparative');
+    if (modalBeforeCan(tokens, i)) problems.push('modal-before-can');
+    if (misusedLets(tokens, i)) problems.push('misused-lets');
+    if (token.lemma === 'need' && token.pos === 'VERB' && next?.lower === 'that' && next.pos === 'SCONJ') problems.push('need-that-clause');
+    if (manyWithSingularNoun(tokens, i)) problems.push('many-with-singular-noun');
+    if (isWord(token) && next && token.lower === next.lower && next.start > token.end) problems.push('doubled-word');
     if (token.lemma === 'make' && next?.lower === 'sure') {
       const rest: Token[] = [];
       for (let j = i + 2; j < tokens.length && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'CCONJ'; j++) rest.push(tokens[j]!);
       const opensClause = rest[0] !== undefined && ['that', 'of', 'to', 'about', 'if', 'whether'].includes(rest[0].lower);
       if (rest.length > 0 && !opensClause && !rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX')) problems.push('make-sure-without-clause');
     }
+  }
+  for (const _ of sentence.matchAll(/\p{L}(?<![sSzZ])['’] +\p{Ll}/gu)) problems.push('possessive-without-s');
+  if (/(?:\bnot|n['’]t) (?:only|just)\b/iu.test(sentence) && !/(?:\bnot|n['’]t) (?:only|just)\b.*\b(?:but|also|as well)\b/isu.test(sentence)) problems.push('not-only-without-but');
+  // Piece by piece: the sentence splitter does not break inside "($228m. £179m)", a reader does.
+  for (const piece of sentence.split(/(?<=[.!?])\s+/u)) {
+    const count = (pattern: RegExp) => (piece.match(pattern) ?? []).length;
+    if (count(/\(/gu) !== count(/\)/gu) || count(/\[/gu) !== count(/\]/gu)) problems.push('unbalanced-brackets');
   }
   const first = words[0];
   if (first && !question) {
@@ -90,4 +184,9 @@ export function introducedProblems(original: string, rewrite: string): GrammarPr
     else introduced.push(problem);
   }
   return introduced;
+}
+
+/** Protected text (numbers, names, links, quotations, `code`) the rewrite did not keep byte for byte. */
+export function protectedTextProblems(original: string, spans: Span[], rewrite: string): GrammarProblem[] {
+  return locateSpans(original, spans, rewrite) ? [] : ['protected-text-changed'];
 }

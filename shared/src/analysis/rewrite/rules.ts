@@ -1,16 +1,80 @@
+import type { Token } from './tagger.ts';
+
 /**
  * The rewrite rules. Word swaps name the part of speech they apply to (checked with the
  * tagger before swapping) and give every inflected form, so a swap keeps the verb form:
  * "have demonstrated" becomes "have shown", never "have showed".
  */
 
-/** A wordy phrase and its shorter equivalent ('' deletes it). Matched on lowercase tokens. */
+/**
+ * A wordy phrase and its shorter equivalent ('' deletes it). Matched on lowercase tokens;
+ * `fits`, when given, must accept the tokens around the match (`from`..`to`, inclusive).
+ */
 export interface PhraseRule {
   phrase: string[];
   replacement: string;
+  fits?: (tokens: Token[], from: number, to: number) => boolean;
 }
 
-const phrase = (from: string, replacement: string): PhraseRule => ({ phrase: tokensOf(from), replacement });
+const phrase = (from: string, replacement: string, fits?: PhraseRule['fits']): PhraseRule => ({ phrase: tokensOf(from), replacement, fits });
+
+const IRREGULAR_PLURALS = new Set(['people', 'children', 'men', 'women', 'feet', 'teeth', 'mice', 'geese']);
+
+/** A plural count noun: "tools", "people"; not "evidence", "merchandise" or "data". */
+export function isPluralNoun(token: Token | undefined): boolean {
+  if (token === undefined || token.pos !== 'NOUN') return false;
+  return IRREGULAR_PLURALS.has(token.lower) || (/[^s']s$/u.test(token.lower) && token.lemma !== token.lower);
+}
+
+const MODIFIER_JOINS = new Set(['-', ',', 'and', 'or']);
+
+/**
+ * The head noun of the noun phrase after `at`, over modifiers ("untapped potential",
+ * "high-resolution images", "environmental, economic, and social problems", "art collections").
+ */
+export function headNounAfter(tokens: Token[], at: number): Token | undefined {
+  let k = at + 1;
+  const isModifier = (token: Token) =>
+    token.pos === 'ADJ' || token.pos === 'ADV' || MODIFIER_JOINS.has(token.lower) || (token.pos === 'NOUN' && !isPluralNoun(token) && tokens[k + 1]?.pos === 'NOUN');
+  while (tokens[k] && isModifier(tokens[k]!)) k++;
+  return tokens[k];
+}
+
+/** A verb agreeing with a singular subject: "A wide range of tools is used" keeps its "range". */
+function singularVerbAfter(tokens: Token[], at: number): boolean {
+  for (let k = at + 1; k < tokens.length && tokens[k]!.pos !== 'PUNCT'; k++) {
+    const token = tokens[k]!;
+    if (token.pos === 'AUX' || token.pos === 'VERB') return /^(is|was|has|does)$/u.test(token.lower) || (token.pos === 'VERB' && /[^s]s$/u.test(token.lower) && token.lemma !== token.lower);
+  }
+  return false;
+}
+
+/** "many" takes a plural count noun: "a wide range of evidence" is not "many evidence". */
+const beforePluralNoun = (tokens: Token[], _from: number, to: number) => {
+  const noun = headNounAfter(tokens, to);
+  return isPluralNoun(noun) && !singularVerbAfter(tokens, tokens.indexOf(noun!));
+};
+
+/** "the majority of the votes" → "most of the votes"; a number stays ("most 270 votes"). */
+const beforeDeterminer = (tokens: Token[], _from: number, to: number) => {
+  const next = tokens[to + 1];
+  return next !== undefined && (next.pos === 'DET' || next.pos === 'PRON') && next.lower !== 'a' && next.lower !== 'an';
+};
+const beforeBareNoun = (tokens: Token[], _from: number, to: number) => {
+  const next = tokens[to + 1];
+  return next !== undefined && (next.pos === 'NOUN' || next.pos === 'ADJ');
+};
+
+/** "can" has no infinitive: "would have the ability to" is not "would can". */
+const finiteHave = (tokens: Token[], from: number) => {
+  let k = from - 1;
+  while (k >= 0 && tokens[k]!.pos === 'ADV') k--;
+  const before = tokens[k];
+  return before === undefined || !(before.pos === 'AUX' || before.pos === 'PART' || before.lower === 'to');
+};
+
+/** "exposed to in order to develop" is not "exposed to to develop". */
+const notAfterTo = (tokens: Token[], from: number) => tokens[from - 1]?.lower !== 'to';
 
 /** Splits like the tagger does ("today's" → "today", "'s"; "fast-paced" → "fast", "-", "paced"). */
 export function tokensOf(text: string): string[] {
@@ -19,7 +83,7 @@ export function tokensOf(text: string): string[] {
 
 /** Clarity: wordy phrases and filler that say nothing. */
 export const CLARITY_PHRASES: PhraseRule[] = [
-  phrase('in order to', 'to'),
+  phrase('in order to', 'to', notAfterTo),
   phrase('due to the fact that', 'because'),
   phrase('owing to the fact that', 'because'),
   phrase('in spite of the fact that', 'although'),
@@ -28,11 +92,10 @@ export const CLARITY_PHRASES: PhraseRule[] = [
   phrase('at the present time', 'now'),
   phrase('for the purpose of', 'for'),
   phrase('in the event that', 'if'),
-  phrase('with regard to', 'about'),
-  phrase('with respect to', 'about'),
-  phrase('a myriad of', 'many'),
-  phrase('a plethora of', 'many'),
-  phrase('a wide range of', 'many'),
+  // Not "with respect to" → "about": "the gradient with respect to the weights" is no "about".
+  phrase('a myriad of', 'many', beforePluralNoun),
+  phrase('a plethora of', 'many', beforePluralNoun),
+  phrase('a wide range of', 'many', beforePluralNoun),
   phrase('it is important to note that', ''),
   phrase('it is worth noting that', ''),
   phrase('it should be noted that', ''),
@@ -63,15 +126,16 @@ export const PLAIN_PHRASES: PhraseRule[] = [
   phrase('ensuring that', 'making sure that'),
   phrase('is able to', 'can'),
   phrase('are able to', 'can'),
-  phrase('has the ability to', 'can'),
-  phrase('have the ability to', 'can'),
+  phrase('has the ability to', 'can', finiteHave),
+  phrase('have the ability to', 'can', finiteHave),
   phrase('prior to', 'before'),
   phrase('subsequent to', 'after'),
   phrase('in the near future', 'soon'),
   phrase('on a daily basis', 'daily'),
-  phrase('a large number of', 'many'),
-  phrase('a significant number of', 'many'),
-  phrase('the majority of', 'most'),
+  phrase('a large number of', 'many', beforePluralNoun),
+  phrase('a significant number of', 'many', beforePluralNoun),
+  phrase('the majority of', 'most of', beforeDeterminer),
+  phrase('the majority of', 'most', beforeBareNoun),
   phrase('as a result of', 'because of'),
 ];
 
@@ -80,7 +144,7 @@ export const HEDGES: PhraseRule[] = [
   phrase('it could be argued that', ''),
   phrase('it can be said that', ''),
   phrase('to some extent', ''),
-  phrase('in many ways', ''),
+  // Not "in many ways": in "it can help you in many ways" it says how, and is no hedge.
 ];
 
 /** Sentence-opening connectives a conversational voice uses instead (strongest model only). */
@@ -116,12 +180,11 @@ const regular = (base: string, stem = base.replace(/e$/u, '')): VerbForms => ({
 });
 
 export type Swap =
-  /** `passive: false`: not after a form of "be" ("are required to" is not "are needed to"). */
-  | { pos: 'VERB'; from: VerbForms; to: VerbForms; passive?: boolean }
+  | { pos: 'VERB'; from: VerbForms; to: VerbForms }
   | { pos: 'NOUN'; from: { singular: string; plural: string }; to: { singular: string; plural: string } }
   | { pos: 'ADJ' | 'ADV'; from: string; to: string };
 
-const verb = (from: VerbForms, to: VerbForms, passive = true): Swap => ({ pos: 'VERB', from, to, passive });
+const verb = (from: VerbForms, to: VerbForms): Swap => ({ pos: 'VERB', from, to });
 const noun = (singular: string, plural: string, toSingular: string, toPlural: string): Swap => ({
   pos: 'NOUN',
   from: { singular, plural },
@@ -130,28 +193,28 @@ const noun = (singular: string, plural: string, toSingular: string, toPlural: st
 const adjective = (from: string, to: string): Swap => ({ pos: 'ADJ', from, to });
 const adverb = (from: string, to: string): Swap => ({ pos: 'ADV', from, to });
 
-/** Plainer vocabulary. Only swaps that keep the meaning in every sense the word is used in. */
+/**
+ * Plainer vocabulary. Only swaps that keep the meaning in every sense the word is used in:
+ * not require → need ("requires that states submit", "requiring athletes to"), facilitate →
+ * help ("facilitate meetings"), comprehensive → thorough ("comprehensive school") or
+ * individual → person ("individuals of this species").
+ */
 export const SWAPS: Swap[] = [
   verb(regular('utilize'), regular('use')),
   verb(regular('utilise'), regular('use')),
   verb(regular('demonstrate'), { base: 'show', third: 'shows', past: 'showed', participle: 'shown', gerund: 'showing' }),
   verb(regular('assist'), regular('help')),
   verb(regular('commence'), regular('start')),
-  verb(regular('require'), regular('need'), false),
   verb(regular('enhance'), regular('improve')),
-  verb(regular('facilitate'), regular('help')),
   verb(regular('purchase'), { base: 'buy', third: 'buys', past: 'bought', participle: 'bought', gerund: 'buying' }),
   verb(regular('endeavor', 'endeavor'), regular('try', 'tri')),
   verb({ base: 'leverage', third: 'leverages', past: 'leveraged', participle: 'leveraged', gerund: 'leveraging' }, regular('use')),
   verb({ base: 'foster', third: 'fosters', past: 'fostered', participle: 'fostered', gerund: 'fostering' }, regular('encourage')),
   verb({ base: 'delve', third: 'delves', past: 'delved', participle: 'delved', gerund: 'delving' }, { base: 'dig', third: 'digs', past: 'dug', participle: 'dug', gerund: 'digging' }),
-  noun('individual', 'individuals', 'person', 'people'),
   noun('methodology', 'methodologies', 'method', 'methods'),
   noun('assistance', 'assistance', 'help', 'help'),
-  noun('paradigm', 'paradigms', 'model', 'models'),
   adjective('numerous', 'many'),
   adjective('sufficient', 'enough'),
-  adjective('comprehensive', 'thorough'),
   adjective('robust', 'strong'),
   adjective('seamless', 'smooth'),
   adjective('crucial', 'important'),
@@ -172,8 +235,11 @@ export const NEGATIVE_CONTRACTIONS: Record<string, string> = {
   'should not': "shouldn't", 'could not': "couldn't", 'have not': "haven't", 'has not': "hasn't",
 };
 
-/** Subject + auxiliary contractions: only before a word that continues the clause. */
+/**
+ * Subject + auxiliary contractions: only before a word that continues the clause. Not
+ * "let us" → "let's": "let us know" and "won't let us do" are no suggestions.
+ */
 export const SUBJECT_CONTRACTIONS: Record<string, string> = {
   'it is': "it's", 'that is': "that's", 'there is': "there's", 'we are': "we're", 'they are': "they're",
-  'you are': "you're", 'i am': "I'm", 'we will': "we'll", 'they will': "they'll", 'let us': "let's",
+  'you are': "you're", 'i am': "I'm", 'we will': "we'll", 'they will': "they'll",
 };

@@ -35,5 +35,16 @@ export function tag(text: string): Token[] | undefined {
     cursor = start + value.length;
     result.push({ text: value, lower: value.toLowerCase().replaceAll('’', "'"), pos: tags[i]!, lemma: (lemmas[i] ?? value).toLowerCase(), start, end: cursor });
   }
+  result.forEach((token, i) => {
+    if (isPluralNounTaggedVerb(token, result[i - 1])) token.pos = 'NOUN';
+  });
   return result;
+}
+
+const NOUN_OPENERS = new Set(['a', 'an', 'the', 'my', 'your', 'his', 'its', 'our', 'their', "'s"]);
+
+/** The model tags "assists" in "He averages 2 assists" as a verb; after a number, article or possessive it is a noun. */
+function isPluralNounTaggedVerb(token: Token, before: Token | undefined): boolean {
+  if (token.pos !== 'VERB' || !/[^s']s$/u.test(token.lower) || before === undefined) return false;
+  return before.pos === 'NUM' || NOUN_OPENERS.has(before.lower);
 }
