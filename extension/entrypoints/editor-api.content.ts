@@ -339,7 +339,38 @@ function monacoApi(editor: MonacoEditor): EditorApi {
   };
 }
 
+interface CodeMirror6View {
+  state: { readOnly: boolean; doc: { length: number } };
+  contentDOM: HTMLElement;
+  posAtDOM(node: Node, offset?: number): number;
+  dispatch(spec: { changes: { from: number; to: number; insert: string }; selection: { anchor: number }; userEvent: string; scrollIntoView: boolean }): void;
+}
+
+/** CodeMirror 6's view, from its content element (6.38+: `cmTile`; before: `cmView`), as its own `EditorView.findFromDOM` finds it. */
+function codeMirror6For(root: Element): CodeMirror6View | undefined {
+  const content = root.closest('.cm-content') as (Element & { cmTile?: { root?: { view?: CodeMirror6View } }; cmView?: { rootView?: { view?: CodeMirror6View } } }) | null;
+  const view = content?.cmTile?.root?.view ?? content?.cmView?.rootView?.view;
+  return view && typeof view.dispatch === 'function' && typeof view.posAtDOM === 'function' ? view : undefined;
+}
+
+function codeMirror6Api(view: CodeMirror6View): EditorApi {
+  return {
+    readOnly: () => view.state.readOnly || !view.contentDOM.isContentEditable,
+    insert(text, range) {
+      if (!range || !view.contentDOM.contains(range.startContainer) || !view.contentDOM.contains(range.endContainer)) return false;
+      const from = view.posAtDOM(range.startContainer, range.startOffset);
+      const to = view.posAtDOM(range.endContainer, range.endOffset);
+      if (!(from <= to)) return false;
+      // One transaction, typed input: one step of CodeMirror's history.
+      view.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length }, userEvent: 'input.type', scrollIntoView: true });
+      return true;
+    },
+  };
+}
+
 function editorApiFor(root: Element): EditorApi | undefined {
+  const codeMirror6 = codeMirror6For(root);
+  if (codeMirror6) return codeMirror6Api(codeMirror6);
   const monaco = monacoFor(root);
   if (monaco) return monacoApi(monaco);
   const codeMirror = (root.closest('.CodeMirror') as (Element & { CodeMirror?: CodeMirror5 }) | null)?.CodeMirror;

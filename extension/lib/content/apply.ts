@@ -204,7 +204,8 @@ async function applyWatched(target: Target, start: number, end: number, before: 
     if (!selectText(target, start, end, { focus: true })) return { status: 'stale' };
     // Editors that mirror the DOM selection into their own state read it on selectionchange.
     // A field needs no wait, and gets none: the writer's next keystroke cannot fall in between.
-    if (target.kind !== 'field') await settle(20);
+    // (Not before the editor's API: it takes the DOM range as set, before an editor can move it.)
+    if (target.kind !== 'field' && strategy !== 'editor-api') await settle(20);
     if (writer.typed) return judge(strategy);
     const taken = run(strategy, target, replacement);
     claimed ||= strategy !== 'execCommand' && strategy !== 'paste' && taken;

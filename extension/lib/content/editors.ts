@@ -53,7 +53,9 @@ export const FAMILIES: EditorFamily[] = [
   { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'grouped' } },
-  { name: 'CodeMirror', matches: inside('.cm-content'), capture: { lines: true }, strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  // CodeMirror 6 keeps the DOM selection to its own while its page has no focus (the writer is in
+  // the sidebar): the edit goes through its view (a page-world script), the DOM range read at once.
+  { name: 'CodeMirror', matches: inside('.cm-content'), capture: { lines: true }, strategies: ['editor-api', ...DEFAULT], undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   // TinyMCE keeps its own undo levels and records none for an edit through the browser's input
   // pipeline (measured): through its API (an undo transaction in the page's world) an accept is
   // one of its undo steps. Without the API (a page the page-world script cannot reach) it is not.

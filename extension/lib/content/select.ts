@@ -15,7 +15,14 @@ export function selectText(target: Target, start: number, end: number, { focus }
   }
   const range = (target as DomTarget).model().range(start, end);
   if (!range) return undefined;
-  if (focus) focusEditor(target.element, range.startContainer);
+  if (focus) {
+    focusEditor(target.element, range.startContainer);
+    // Firefox fires no focus events in a document that does not have the focus (the writer is in
+    // the sidebar): an editor that follows the DOM selection only once it has seen the focus
+    // (Draft.js, through React's onSelect) would keep its old caret and put the text there.
+    const doc = target.element.ownerDocument;
+    if (!doc.hasFocus()) doc.activeElement?.dispatchEvent(new FocusEvent('focusin', { bubbles: true, composed: true }));
+  }
   const selection = target.element.ownerDocument.getSelection()!;
   selection.removeAllRanges();
   selection.addRange(range);
