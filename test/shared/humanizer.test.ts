@@ -38,6 +38,29 @@ const BAD_REWRITES = [
  * the output must not contain `bad` (a piece of the bad rewrite) and must add no problem.
  */
 const AUDITED_BAD_REWRITES: Array<{ model: HumanizerModel; original: string; bad: string }> = [
+  // From a second audit, after the fixes of the first.
+  { model: 'lexi', original: 'As demonstrated in the article, cities can live without cars.', bad: 'As showed' },
+  { model: 'lexi', original: 'Results demonstrated in earlier work were mixed.', bad: 'Results showed in' },
+  { model: 'lexi', original: 'Once demonstrated, the method was adopted widely.', bad: 'Once showed' },
+  { model: 'lexi', original: 'Thousands of people demonstrated in the capital on Sunday, and police made 12 arrests.', bad: 'people showed' },
+  { model: 'cognia', original: 'This is in spite of the fact that the economy experienced many shocks.', bad: 'is although' },
+  { model: 'cognia', original: 'The data are reported in summary form in Table 2.', bad: 'in short form' },
+  { model: 'cognia', original: 'As stated in conclusion 4 of the report, the bridge is safe.', bad: 'in short 4' },
+  { model: 'huma_v2', original: 'Our solar system is huge there is alot of planets, and more uknown things humans do not know about.', bad: 'planets. More' },
+  { model: 'lexi', original: 'The estimator is robust to outliers and heteroskedasticity.', bad: 'strong to' },
+  { model: 'huma_v2', original: 'He needed to not get any of the majority of the votes to lose.', bad: 'any of most' },
+  { model: 'lexi', original: 'These are necessary and sufficient conditions for convergence.', bad: 'enough conditions' },
+  { model: 'lexi', original: 'Physician assisted suicide remains illegal in most states.', bad: 'helped suicide' },
+  { model: 'lexi', original: 'Assisted living facilities are expensive in this region.', bad: 'Helped living' },
+  { model: 'lexi', original: 'The trial found enhanced susceptibility to obesity in the mice.', bad: 'improved susceptibility' },
+  { model: 'lexi', original: 'We present a method for fast optimal estimation of the spectrum.', bad: 'best estimation' },
+  { model: 'lexi', original: 'They have fostered three children since 2015.', bad: 'encouraged three children' },
+  { model: 'lexi', original: 'The fund is highly leveraged, and its losses were large.', bad: 'highly used' },
+  { model: 'huma_v2', original: 'It could be argued that social media fosters connection.', bad: 'Social media' },
+  { model: 'huma_v2', original: 'He said the company was growing quickly, and it would hire 200 people next year.', bad: 'quickly. It would' },
+  { model: 'cognia_v2', original: 'The firm opened two new offices in the U.S., and it hired 300 people there last year.', bad: 'U.S..' },
+  { model: 'cognia_v2', original: 'Our sales team grew a lot last year, and eBay traffic doubled after that launch.', bad: 'EBay' },
+  { model: 'huma_v2', original: 'However, he said, the plan was sound and the budget was fine.', bad: 'But he said' },
   // Word swaps that broke grammar.
   { model: 'lexi', original: 'Our results demonstrate that robustness is not monotonic in model size, and the majority of the observed failures stem from tokenization artifacts.', bad: 'most the observed' },
   { model: 'lexi', original: "It's an unfair way to vote. 538 electors and the majority of 270 votes to elect the president seems to have problems every time.", bad: 'most 270' },
@@ -117,13 +140,11 @@ const AUDITED_BAD_REWRITES: Array<{ model: HumanizerModel; original: string; bad
 
 /** Rewrites the audit found good: the fixes must keep them. */
 const GOOD_REWRITES: Array<{ model: HumanizerModel; original: string; rewrite: string }> = [
-  { model: 'lexi', original: 'The majority of students passed the test.', rewrite: 'Most students passed the test.' },
-  { model: 'lexi', original: 'The majority of the observed failures were minor.', rewrite: 'Most of the observed failures were minor.' },
   { model: 'cognia', original: 'We use a wide range of tools every day.', rewrite: 'We use many tools every day.' },
   { model: 'lexi', original: 'We utilize additional resources in order to finish.', rewrite: 'We use more resources to finish.' },
   { model: 'lexi', original: 'Everyone has the ability to learn.', rewrite: 'Everyone can learn.' },
   { model: 'huma_v2', original: 'Thus, many companies are in talks with regulators.', rewrite: 'So, many companies are in talks with regulators.' },
-  { model: 'huma_v2', original: 'I think it is great, and we are going to use it.', rewrite: "I think it's great. We're going to use it." },
+  { model: 'huma_v2', original: 'The new tool is really great, and we are going to use it every day.', rewrite: "The new tool is really great. We're going to use it every day." },
   { model: 'cognia_v2', original: 'The committee met on Monday, and the members approved the budget for next year.', rewrite: 'The committee met on Monday. The members approved the budget for next year.' },
 ];
 

@@ -8,7 +8,6 @@ import {
   CONNECTIVES,
   headNounAfter,
   isPluralNoun,
-  HEDGES,
   NEGATIVE_CONTRACTIONS,
   PLAIN_PHRASES,
   SUBJECT_CONTRACTIONS,
@@ -33,7 +32,8 @@ import { tag, type Token } from './rewrite/tagger.ts';
  *   clause.
  * - huma_v2: strongest voice change: all of the above plus contractions (only where English
  *   allows them: not in "how hard it is to", "who you are", "than it is today"),
- *   conversational connectives ("Moreover," → "Also,", "Thus," → "So,") and hedges dropped.
+ *   conversational connectives ("Moreover," → "Also,", "Thus," → "So,"); hedges stay (dropping
+ *   "it could be argued that" would make the writer assert what they may go on to rebut).
  * Every model keeps numbers, dates, links, e-mail addresses, quotations, `code` and
  * capitalised names exactly as written, and only the words it rewrites change (the writer's
  * spacing stays). Every rewritten sentence passes a tagger-based grammar check: a sentence
@@ -52,7 +52,7 @@ const MODELS: Record<HumanizerModel, ModelSteps> = {
   cognia: { phrases: CLARITY_PHRASES, swaps: false, connectives: false, contractions: false, splits: false },
   lexi: { phrases: [...CLARITY_PHRASES, ...PLAIN_PHRASES], swaps: true, connectives: false, contractions: false, splits: false },
   cognia_v2: { phrases: CLARITY_PHRASES, swaps: false, connectives: false, contractions: false, splits: true },
-  huma_v2: { phrases: [...HEDGES, ...CLARITY_PHRASES, ...PLAIN_PHRASES], swaps: true, connectives: true, contractions: true, splits: true },
+  huma_v2: { phrases: [...CLARITY_PHRASES, ...PLAIN_PHRASES], swaps: true, connectives: true, contractions: true, splits: true },
 };
 
 interface Edit {
@@ -149,8 +149,20 @@ function verbFormFor(tokens: Token[], at: number, from: VerbForms, to: VerbForms
   let j = at - 1;
   while (j >= 0 && (tokens[j]!.pos === 'ADV' || tokens[j]!.pos === 'PART')) j--;
   const auxiliary = j >= 0 ? tokens[j]!.lemma : '';
-  const participle = auxiliary === 'have' || auxiliary === 'be' || tokens[at + 1]?.lower === 'by';
-  return participle ? to.participle : to.past;
+  if (auxiliary === 'have' || auxiliary === 'be' || tokens[at + 1]?.lower === 'by') return to.participle;
+  // "demonstrated" is past or participle; "showed" and "shown" are not interchangeable. Only a
+  // subject right before and an object after make it a past tense ("Studies demonstrated that"):
+  // "As demonstrated in", "Once demonstrated,", "Results demonstrated in earlier work were" stay.
+  const subject = tokens[at - 1];
+  const object = tokens[at + 1];
+  const finite = subject !== undefined && ['NOUN', 'PROPN', 'PRON'].includes(subject.pos) && object !== undefined && (['DET', 'PRON', 'NOUN', 'PROPN', 'ADJ', 'NUM'].includes(object.pos) || object.lower === 'that');
+  return finite ? to.past : undefined;
+}
+
+/** A verb with no object ("people demonstrated in the capital", "we assist with setup") may mean something else: kept. */
+function usedWithoutObject(tokens: Token[], at: number): boolean {
+  const next = tokens[at + 1];
+  return next === undefined || next.pos === 'ADP' || next.pos === 'PUNCT' || next.pos === 'SCONJ';
 }
 
 const NOUN_MODIFIERS = new Set(['DET', 'NUM', 'ADJ']);
@@ -184,6 +196,10 @@ function swapFor(tokens: Token[], at: number, swap: Swap): string | undefined {
     case 'VERB':
       // A participle used as an adjective ("their required work", "the assisted living") keeps its word.
       if (before !== undefined && (NOUN_MODIFIERS.has(before.pos) || POSSESSIVES.has(before.lower))) return undefined;
+      // "Assisted living", "physician assisted suicide": a participle before a noun may be an
+      // adjective; only a pronoun subject ("they purchased land") shows it is a verb.
+      if (token.lower === swap.from.past && before?.pos !== 'PRON' && (tokens[at + 1]?.pos === 'NOUN' || /ing$/u.test(tokens[at + 1]?.lower ?? ''))) return undefined;
+      if (usedWithoutObject(tokens, at)) return undefined;
       return verbFormFor(tokens, at, swap.from, swap.to);
     case 'NOUN':
       // "assistance efforts", "public assistance": a noun in a compound is part of a set phrase.
@@ -220,6 +236,8 @@ function applyConnectives(editor: SentenceEditor): void {
     if (replacement === 'But') {
       // "However, for those …, but also …" has its own "but".
       if (editor.tokens.slice(first + length).some((token) => token.lower === 'but')) return;
+      // "However, he said, the plan …": the comma pairs with a parenthetical's.
+      if (editor.tokens.slice(first + length + 1, first + length + 5).some((token) => token.text === ',')) return;
       // "But" reads best without the comma; "So, many companies" needs it ("so many"), and "Still, …" too.
       editor.replace(first, first + length, replacement);
     } else {
@@ -282,6 +300,8 @@ function clauseVerb(words: Token[]): number {
   while (j < words.length && NOUN_PHRASE.has(words[j]!.pos)) {
     // A determiner after the noun starts a relative clause: "the way [that] the thing plays".
     if (j >= MAX_SUBJECT_WORDS || (sawNoun && words[j]!.pos === 'DET')) return -1;
+    // "more unknown things humans do not know": a plural noun then another starts a relative clause.
+    if (j > 0 && words[j - 1]!.pos === 'NOUN' && /[^s]s$/u.test(words[j - 1]!.lower) && (words[j]!.pos === 'NOUN' || words[j]!.pos === 'PRON')) return -1;
     sawNoun ||= words[j]!.pos === 'NOUN' || words[j]!.pos === 'PROPN';
     j++;
   }
@@ -289,6 +309,8 @@ function clauseVerb(words: Token[]): number {
 }
 
 const JOINING = new Set(['and', 'but', 'so']);
+/** "He said the company was growing, and it would hire": split, the second claim loses its source. */
+const REPORTING = new Set(['say', 'tell', 'believe', 'think', 'argue', 'claim', 'report', 'state', 'suggest', 'note', 'explain', 'add', 'insist', 'warn', 'announce', 'write']);
 const SUBORDINATORS = new Set(['if', 'although', 'though', 'because', 'when', 'whenever', 'while', 'since', 'unless', 'whereas', 'as', 'after', 'before', 'once', 'until', 'whether']);
 const WH_WORDS = new Set(['what', 'whatever', 'who', 'whoever', 'whom', 'whose', 'which', 'whichever', 'where', 'wherever', 'when', 'how', 'why']);
 
@@ -303,6 +325,7 @@ function mayBeSplit(sentence: string, tokens: Token[]): boolean {
   if (first.pos === 'SCONJ' || first.pos === 'AUX' || SUBORDINATORS.has(first.lower) || WH_WORDS.has(first.lower)) return false;
   // "Not only A, but B" is one statement.
   if (/(?:\bnot|n['’]t) (?:only|just)\b/iu.test(sentence)) return false;
+  if (tokens.some((token) => (token.pos === 'VERB' && REPORTING.has(token.lemma)) || token.lower === 'according')) return false;
   // "in a number of ways; A; B; or C" is a list of clauses.
   const semicolons = tokens.filter((token) => token.text === ';').length;
   return semicolons < 2 || !tokens.some((token, i) => token.text === ';' && tokens[i + 1]?.pos === 'CCONJ');
@@ -367,8 +390,12 @@ function splitClauses(sentence: string, kept: Span[]): string {
     // "…, so many people came" is not "So many people came."
     if (conjunction?.lower === 'so' && (rightWords[0]!.pos === 'ADJ' || rightWords[0]!.pos === 'ADV')) continue;
     const next = tokens[restFrom]!;
-    if (isFrozen(next) && !/^\p{Lu}/u.test(next.text)) continue;
     const opener = conjunction && conjunction.lower !== 'and' ? `${withCaseOf('X', conjunction.lower)} ` : '';
+    if (isFrozen(next) && !/^\p{Lu}/u.test(next.text)) continue;
+    // "in the U.S., and": a full stop after an abbreviation's would be doubled.
+    if (sentence.slice(cursor, joint.start).trimEnd().endsWith('.')) continue;
+    // "eBay", "iPhone": a name whose case is its own is not capitalised at a sentence start.
+    if (opener === '' && /\p{Lu}/u.test(next.text.slice(1))) continue;
     const nextText = opener === '' ? next.text[0]!.toUpperCase() + next.text.slice(1) : next.text;
     out += `${sentence.slice(cursor, joint.start).trimEnd()}. ${opener}${nextText}`;
     cursor = next.end;

@@ -55,16 +55,6 @@ const beforePluralNoun = (tokens: Token[], _from: number, to: number) => {
   return isPluralNoun(noun) && !singularVerbAfter(tokens, tokens.indexOf(noun!));
 };
 
-/** "the majority of the votes" → "most of the votes"; a number stays ("most 270 votes"). */
-const beforeDeterminer = (tokens: Token[], _from: number, to: number) => {
-  const next = tokens[to + 1];
-  return next !== undefined && (next.pos === 'DET' || next.pos === 'PRON') && next.lower !== 'a' && next.lower !== 'an';
-};
-const beforeBareNoun = (tokens: Token[], _from: number, to: number) => {
-  const next = tokens[to + 1];
-  return next !== undefined && (next.pos === 'NOUN' || next.pos === 'ADJ');
-};
-
 /** "can" has no infinitive: "would have the ability to" is not "would can". */
 const finiteHave = (tokens: Token[], from: number) => {
   let k = from - 1;
@@ -76,6 +66,13 @@ const finiteHave = (tokens: Token[], from: number) => {
 /** "exposed to in order to develop" is not "exposed to to develop". */
 const notAfterTo = (tokens: Token[], from: number) => tokens[from - 1]?.lower !== 'to';
 
+/** "This is in spite of the fact that …" is not "This is although …": a conjunction cannot follow "be". */
+const notAfterBe = (tokens: Token[], from: number) => tokens[from - 1]?.lemma !== 'be';
+
+/** "In conclusion, …" opens a sentence; "in summary form", "in conclusion 4 of the report" are other phrases. */
+const openingWithComma = (tokens: Token[], from: number, to: number) =>
+  tokens.slice(0, from).every((token) => token.pos === 'PUNCT' || token.pos === 'SYM') && tokens[to + 1]?.text === ',';
+
 /** Splits like the tagger does ("today's" → "today", "'s"; "fast-paced" → "fast", "-", "paced"). */
 export function tokensOf(text: string): string[] {
   return text.toLowerCase().replace(/'/gu, " '").replace(/-/gu, ' - ').split(/\s+/u).filter(Boolean);
@@ -84,10 +81,10 @@ export function tokensOf(text: string): string[] {
 /** Clarity: wordy phrases and filler that say nothing. */
 export const CLARITY_PHRASES: PhraseRule[] = [
   phrase('in order to', 'to', notAfterTo),
-  phrase('due to the fact that', 'because'),
-  phrase('owing to the fact that', 'because'),
-  phrase('in spite of the fact that', 'although'),
-  phrase('despite the fact that', 'although'),
+  phrase('due to the fact that', 'because', notAfterBe),
+  phrase('owing to the fact that', 'because', notAfterBe),
+  phrase('in spite of the fact that', 'although', notAfterBe),
+  phrase('despite the fact that', 'although', notAfterBe),
   phrase('at this point in time', 'now'),
   phrase('at the present time', 'now'),
   phrase('for the purpose of', 'for'),
@@ -114,8 +111,8 @@ export const CLARITY_PHRASES: PhraseRule[] = [
   phrase('plays a vital role in', 'is central to'),
   phrase('plays a pivotal role in', 'is central to'),
   phrase('plays a key role in', 'is central to'),
-  phrase('in conclusion', 'in short'),
-  phrase('in summary', 'in short'),
+  phrase('in conclusion', 'to conclude', openingWithComma),
+  phrase('in summary', 'in short', openingWithComma),
 ];
 
 /** Plain wording for stiff phrases (models with plainer vocabulary). */
@@ -134,17 +131,7 @@ export const PLAIN_PHRASES: PhraseRule[] = [
   phrase('on a daily basis', 'daily'),
   phrase('a large number of', 'many', beforePluralNoun),
   phrase('a significant number of', 'many', beforePluralNoun),
-  phrase('the majority of', 'most of', beforeDeterminer),
-  phrase('the majority of', 'most', beforeBareNoun),
   phrase('as a result of', 'because of'),
-];
-
-/** Hedges and filler adverbs a confident voice drops (strongest model only). */
-export const HEDGES: PhraseRule[] = [
-  phrase('it could be argued that', ''),
-  phrase('it can be said that', ''),
-  phrase('to some extent', ''),
-  // Not "in many ways": in "it can help you in many ways" it says how, and is no hedge.
 ];
 
 /** Sentence-opening connectives a conversational voice uses instead (strongest model only). */
@@ -205,23 +192,17 @@ export const SWAPS: Swap[] = [
   verb(regular('demonstrate'), { base: 'show', third: 'shows', past: 'showed', participle: 'shown', gerund: 'showing' }),
   verb(regular('assist'), regular('help')),
   verb(regular('commence'), regular('start')),
-  verb(regular('enhance'), regular('improve')),
   verb(regular('purchase'), { base: 'buy', third: 'buys', past: 'bought', participle: 'bought', gerund: 'buying' }),
   verb(regular('endeavor', 'endeavor'), regular('try', 'tri')),
-  verb({ base: 'leverage', third: 'leverages', past: 'leveraged', participle: 'leveraged', gerund: 'leveraging' }, regular('use')),
-  verb({ base: 'foster', third: 'fosters', past: 'fostered', participle: 'fostered', gerund: 'fostering' }, regular('encourage')),
   verb({ base: 'delve', third: 'delves', past: 'delved', participle: 'delved', gerund: 'delving' }, { base: 'dig', third: 'digs', past: 'dug', participle: 'dug', gerund: 'digging' }),
   noun('methodology', 'methodologies', 'method', 'methods'),
   noun('assistance', 'assistance', 'help', 'help'),
   adjective('numerous', 'many'),
-  adjective('sufficient', 'enough'),
-  adjective('robust', 'strong'),
   adjective('seamless', 'smooth'),
   adjective('crucial', 'important'),
   adjective('pivotal', 'important'),
   adjective('intricate', 'complex'),
   adjective('multifaceted', 'complex'),
-  adjective('optimal', 'best'),
   adjective('additional', 'more'),
   adverb('approximately', 'about'),
   adverb('subsequently', 'later'),
