@@ -58,12 +58,12 @@ const detection = JSON.stringify({
   data: { details: { chunks: [{ text: TEXT, startChar: 0, endChar: TEXT.length, type: 'Human', score: 0.1 }], ai_percentage: 0 }, version: 'v3', words_processed: 7 },
 });
 
-describe('answers the contract leaves open, or never gives', () => {
+describe.each(['sqlite', 'postgres'] as const)('answers the contract leaves open, or never gives (%s ledger)', (ledger) => {
   let upstream: Awaited<ReturnType<typeof scriptedUpstream>>;
   let h: Harness;
   beforeAll(async () => {
     upstream = await scriptedUpstream();
-    h = await startHarness({ offline: true, env: { UPSTREAM_BASE_URL: upstream.url, UPSTREAM_API_KEY: 'scripted-key' } });
+    h = await startHarness({ offline: true, ledger, env: { UPSTREAM_BASE_URL: upstream.url, UPSTREAM_API_KEY: 'scripted-key' } });
   });
   afterAll(async () => {
     await h.close();

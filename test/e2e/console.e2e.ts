@@ -10,13 +10,17 @@ import { test, expect } from './fixtures.ts';
 
 const TEXT_12_WORDS = 'One two three four five six seven eight nine ten eleven twelve.';
 
-test('console: link sign-in, add member, budget, revoke, audit', async ({ stack, page }) => {
-  const port = new URL(stack.bffUrl).port;
+/** A one-time console sign-in link for the owner, made with the members CLI as an administrator would. */
+function ownerSignInLink(stack: { bffUrl: string; dataDir: string }): string {
   const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
-    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: port },
+    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: new URL(stack.bffUrl).port },
     encoding: 'utf8',
   });
-  const link = /(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!;
+  return /(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!;
+}
+
+test('console: link sign-in, add member, budget, revoke, audit', async ({ stack, page }) => {
+  const link = ownerSignInLink(stack);
 
   await page.goto(link);
   await expect(page.getByText('Signed in as')).toContainText('owner');
@@ -84,12 +88,7 @@ test('console: link sign-in, add member, budget, revoke, audit', async ({ stack,
 });
 
 test('console: rotate the upstream key while checks run; none fails, none is charged twice; the audit log lists it', async ({ stack, page }) => {
-  const port = new URL(stack.bffUrl).port;
-  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
-    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: port },
-    encoding: 'utf8',
-  });
-  await page.goto(/(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!);
+  await page.goto(ownerSignInLink(stack));
   await expect(page.getByText('Signed in as')).toContainText('owner');
   await page.getByRole('button', { name: 'Upstream key' }).click();
   await expect(page.getByText('Environment key (UPSTREAM_API_KEY)')).toContainText('in use');
@@ -192,12 +191,7 @@ test('console: a refused action or page shows why (an ended session, a lost admi
   const uncaught: string[] = [];
   page.on('pageerror', (error) => uncaught.push(error.message));
   const deputyToken = stack.addMember('console-deputy');
-  const port = new URL(stack.bffUrl).port;
-  const output = execFileSync(process.execPath, ['--import', 'tsx', 'bff/src/cli.ts', 'link', 'owner'], {
-    env: { ...process.env, BFF_DATA_DIR: stack.dataDir, BFF_PORT: port },
-    encoding: 'utf8',
-  });
-  await page.goto(/(http:\/\/\S+\/console\/#link=\S+)/.exec(output)![1]!);
+  await page.goto(ownerSignInLink(stack));
   await expect(page.getByText('Signed in as')).toContainText('owner');
   await page.locator('tr[data-member="console-deputy"]').getByRole('button', { name: 'Make admin' }).click();
   await expect(page.locator('tr[data-member="console-deputy"]')).toContainText('admin');
