@@ -61,6 +61,8 @@ const AUDITED_BAD_REWRITES: Array<{ model: HumanizerModel; original: string; bad
   { model: 'cognia_v2', original: 'The firm opened two new offices in the U.S., and it hired 300 people there last year.', bad: 'U.S..' },
   { model: 'cognia_v2', original: 'Our sales team grew a lot last year, and eBay traffic doubled after that launch.', bad: 'EBay' },
   { model: 'huma_v2', original: 'However, he said, the plan was sound and the budget was fine.', bad: 'But he said' },
+  { model: 'cognia', original: 'It is worth noting that pnpm utilizes a content-addressable store for packages.', bad: 'Pnpm' },
+  { model: 'cognia_v2', original: 'We moved all of the builds to a new server; pnpm handles the whole monorepo now.', bad: 'Pnpm' },
   // Word swaps that broke grammar.
   { model: 'lexi', original: 'Our results demonstrate that robustness is not monotonic in model size, and the majority of the observed failures stem from tokenization artifacts.', bad: 'most the observed' },
   { model: 'lexi', original: "It's an unfair way to vote. 538 electors and the majority of 270 votes to elect the president seems to have problems every time.", bad: 'most 270' },

@@ -95,8 +95,10 @@ class SentenceEditor {
       const next = this.tokens[to + 1];
       if (!next || !isWord(next)) return false;
       if (atStart) {
-        // The next word starts the sentence now: it must be free to take a capital.
+        // The next word starts the sentence now: it must be free to take a capital, and not a
+        // name whose case is its own ("pnpm", "eBay").
         if (!this.isFree(to + 1, to + 1) && !/^\p{Lu}/u.test(next.text)) return false;
+        if (keepsOwnCase(next)) return false;
         this.edits.push({ start: first.start, end: next.start, text: '' });
         if (/^\p{Ll}/u.test(next.text) && this.isFree(to + 1, to + 1)) {
           this.edits.push({ start: next.start, end: next.start + 1, text: next.text[0]!.toUpperCase() });
@@ -115,6 +117,17 @@ class SentenceEditor {
     for (const edit of [...this.edits].sort((a, b) => b.start - a.start)) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
     return out;
   }
+}
+
+/**
+ * A word that must not be capitalised at a new sentence start: a name written with a case of
+ * its own ("eBay", "iPhone"), a lowercase name the tagger knows as one, or a word with a digit
+ * or without a vowel ("pnpm", "npm", "x86"), which no dictionary word is.
+ */
+function keepsOwnCase(token: Token): boolean {
+  const { text } = token;
+  if (!/^\p{Ll}/u.test(text)) return false;
+  return /\p{Lu}/u.test(text) || token.pos === 'PROPN' || /\d/u.test(text) || !/[aeiouy]/iu.test(text);
 }
 
 /** "computer-assisted", "self-sufficient": a word joined by a hyphen is part of a compound. */
@@ -394,8 +407,7 @@ function splitClauses(sentence: string, kept: Span[]): string {
     if (isFrozen(next) && !/^\p{Lu}/u.test(next.text)) continue;
     // "in the U.S., and": a full stop after an abbreviation's would be doubled.
     if (sentence.slice(cursor, joint.start).trimEnd().endsWith('.')) continue;
-    // "eBay", "iPhone": a name whose case is its own is not capitalised at a sentence start.
-    if (opener === '' && /\p{Lu}/u.test(next.text.slice(1))) continue;
+    if (opener === '' && keepsOwnCase(next)) continue;
     const nextText = opener === '' ? next.text[0]!.toUpperCase() + next.text.slice(1) : next.text;
     out += `${sentence.slice(cursor, joint.start).trimEnd()}. ${opener}${nextText}`;
     cursor = next.end;
