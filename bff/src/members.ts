@@ -36,7 +36,7 @@ function newMember(name: string, budgets: Budgets): { member: NewMember; token: 
   // The members CLI takes an id or a name: a name shaped like an id would name two members.
   if (MEMBER_ID_SHAPE.test(trimmed)) throw new Error('A member name cannot look like a member id (m_ and 12 hexadecimal digits).');
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const id = `m_${randomBytes(6).toString('hex')}`; // MEMBER_ID_SHAPE
+  const id = `m_${randomBytes(6).toString('hex')}`;
   return { member: { id, name: trimmed, tokenHash: hashToken(token), tokenPrefix: `${token.slice(0, 7)}…`, budgets }, token };
 }
 

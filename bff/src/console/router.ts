@@ -106,7 +106,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   };
 
   const api = express.Router();
-  api.use(express.json({ limit: '16kb' , verify: refuseNonUtf8 }));
+  api.use(express.json({ limit: '16kb', verify: refuseNonUtf8 }));
 
   // Signing in: no session yet, so only the origin is checked (no logging in a victim as someone else).
   api.post('/sign-in', async (req, res) => {

@@ -71,7 +71,7 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     res.json({
       mode: config.upstream ? 'upstream' : 'offline',
       storing: secretBox ? { enabled: true } : { enabled: false, reason: SECRET_KEY_MISSING },
-      envKey: envKey ? { masked: maskKey(envKey.value), inUse: active !== undefined && active.id === envKey.id } : null,
+      envKey: envKey ? { masked: maskKey(envKey.value), inUse: active === envKey } : null,
       activeKeyId: shownId(active),
       keys: rows,
       testNote: PROBE_COST_NOTE,

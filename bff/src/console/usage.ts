@@ -14,8 +14,10 @@ export interface UsageReport {
   /** Words per member and product over the period, with what is left of each budget today. */
   members: { id: string; name: string; words: Record<Product, number>; remaining: Partial<Record<Product, number>> }[];
   rows: { day: string; memberId: string; memberName: string; product: Product; words: number }[];
-  /** The last words-remaining figures the upstream reported (in quota refusals), per product, and when. */
-  /** The active key's account's last reported remaining words (another account's figures would mislead). */
+  /**
+   * The last words-remaining figures the upstream reported (in quota refusals), per product, and
+   * when: the active key's account's only (another account's figures would mislead).
+   */
   upstreamQuotas: Omit<UpstreamQuota, 'account'>[];
 }
 

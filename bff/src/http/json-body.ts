@@ -17,7 +17,6 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 /** application/json or application/<anything>+json, parameters aside. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-
 /**
  * express.json's `verify`: refuses a body that is not UTF-8, as readJsonBody does. Decoding
  * would replace the bad bytes with U+FFFD, and the text analysed and charged would not be the

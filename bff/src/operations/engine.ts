@@ -373,7 +373,7 @@ export class OperationEngine {
       // A success is charged upstream whether or not it can be read here: counted, so usage and
       // budgets match what the team pays.
       const error = upstreamErrors.unreadableResult();
-      const wordsCharged = chargedWordsOf(outcome.body) ?? documentWords((JSON.parse(record.requestBody!) as { text: string }).text).words;
+      const wordsCharged = chargedWordsOf(outcome.body) ?? documentWords(inputFromBody(record.product, record.operationId, record.requestBody!).text).words;
       await ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body }, wordsCharged);
       metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
       logger.error({ ...log, issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'upstream result did not parse');

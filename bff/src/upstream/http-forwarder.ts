@@ -77,9 +77,7 @@ export class HttpForwarder implements Forwarder {
       if (operation.signal?.aborted) return { ok: false, error: this.#unsettledError(outcome), settled: false };
 
       lastRetryable = outcome;
-      if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) {
-        return { ok: false, error: upstreamErrors.providerAborted(), settled: true };
-      }
+      if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) break;
       const waitMs =
         outcome.kind === 'wait' && outcome.waitMs !== undefined
           ? outcome.waitMs // the full Retry-After, never less

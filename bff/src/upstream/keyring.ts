@@ -59,11 +59,11 @@ export class UpstreamKeyring {
   readonly #envKey: UpstreamKey | undefined;
 
   constructor(private readonly options: KeyringOptions) {
-    const account = options.envKey ? envKeyAccount(options.envKey) : undefined;
-    this.#envKey = options.envKey && account ? { id: account, value: options.envKey, account } : undefined;
-    if (this.#envKey) {
-      this.#keys.set(this.#envKey.id, this.#envKey);
-      this.#activeId = this.#envKey.id;
+    if (options.envKey) {
+      const account = envKeyAccount(options.envKey);
+      this.#envKey = { id: account, value: options.envKey, account };
+      this.#keys.set(account, this.#envKey);
+      this.#activeId = account;
     }
   }
 
