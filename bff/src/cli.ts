@@ -113,7 +113,7 @@ try {
           'Make another member an administrator in the console first. To replace a leaked token, rotate it in the console instead.',
         );
       }
-      if (!(await revokeMember(ledger, member.id, config.databaseUrl))) fail(`no active member with id or name "${argument}".`, 'List the members with: npm run members -- list');
+      if (!(await revokeMember(ledger, member.id))) fail(`no active member with id or name "${argument}".`, 'List the members with: npm run members -- list');
       const { grants, sessions } = await endMemberAccess(ledger, member.id, Date.now());
       await audit('member_revoked', member.id, { name: member.name, grants, sessions });
       const ended = [grants && `${grants} sign-in${grants === 1 ? '' : 's'} (MCP clients and the extension)`, sessions && `${sessions} console session${sessions === 1 ? '' : 's'}`].filter(Boolean);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import express from 'express';
 import { z } from 'zod';
 import { OWN_CHROME_EXTENSION_ORIGIN } from '@redline/shared';
 
@@ -53,6 +54,7 @@ const Env = z.object({
     .url({ protocol: /^https?$/, error: 'BFF_PUBLIC_URL must be an http(s) URL' })
     .refine((value) => new URL(value).pathname === '/' && !new URL(value).search, 'BFF_PUBLIC_URL must be an origin such as https://redline.example.com (no path)')
     .optional(),
+  BFF_TRUST_PROXY: z.string().optional(),
   BFF_OAUTH_ACCESS_TOKEN_SECONDS: positiveInt(600),
   BFF_OAUTH_REFRESH_TOKEN_DAYS: positiveInt(30),
   BFF_HEADERS_TIMEOUT_MS: positiveInt(10_000),
@@ -131,6 +133,12 @@ export interface BffConfig {
   heapGrowingPercent: number;
   /** The origin clients reach this BFF at; MCP OAuth tokens are bound to `<publicUrl>/mcp`. Unset: the listening address. */
   publicUrl?: string;
+  /**
+   * The reverse proxies whose X-Forwarded-For (and -Proto) are believed (Express's `trust proxy`):
+   * a number of hops, or addresses, CIDR ranges and `loopback`/`linklocal`/`uniquelocal`;
+   * false: none, the connection's peer is the client.
+   */
+  trustProxy: false | number | string[];
   oauth: { accessTokenSeconds: number; refreshTokenDays: number };
 }
 
@@ -164,6 +172,22 @@ export function parseSecretKey(text: string): Buffer {
     throw new ConfigError('BFF_SECRET_KEY must be 32 random bytes written as base64 (44 characters) or hex (64 digits). Make one with: openssl rand -base64 32');
   }
   return bytes;
+}
+
+/** BFF_TRUST_PROXY: hops (a number) or proxy addresses; never `true`, which would believe any client's X-Forwarded-For. */
+export function parseTrustProxy(text: string | undefined): BffConfig['trustProxy'] {
+  const value = text?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const addresses = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const problem = 'BFF_TRUST_PROXY must be the number of proxies in front of the BFF, or their addresses: IPs, CIDR ranges, loopback, linklocal or uniquelocal, comma-separated';
+  if (value === 'true' || value === '*') throw new ConfigError(`${problem} (not "${value}", which would let any client choose its address).`);
+  try {
+    express().set('trust proxy', addresses);
+  } catch (error) {
+    throw new ConfigError(`${problem}: ${(error as Error).message}.`);
+  }
+  return addresses;
 }
 
 /** A number setting's problem in words, with the value given (numbers are never secrets); other issues as their schema says. */
@@ -239,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     logLevel: e.BFF_LOG_LEVEL,
     heapGrowingPercent: e.BFF_HEAP_GROWING_PERCENT,
     publicUrl: e.BFF_PUBLIC_URL,
+    trustProxy: parseTrustProxy(e.BFF_TRUST_PROXY),
     oauth: { accessTokenSeconds: e.BFF_OAUTH_ACCESS_TOKEN_SECONDS, refreshTokenDays: e.BFF_OAUTH_REFRESH_TOKEN_DAYS },
   };
 }

@@ -1,11 +1,7 @@
-import type pg from 'pg';
 import type { Logger } from './logging.ts';
-import { MEMBERS_CHANNEL } from './member-events.ts';
+import { MEMBERS_CHANNEL, listenChannel } from './storage/pg-channel.ts';
 import { authenticate, hashToken, looksLikeToken } from './members.ts';
 import type { Ledger, MemberRecord } from './storage/ledger.ts';
-import { pgDriver } from './storage/pg-driver.ts';
-
-const RECONNECT_MS = 1_000;
 
 export interface MemberAuthenticator {
   /** The active member holding this token, if any. */
@@ -38,41 +34,29 @@ export function createMemberAuthenticator({ ledger, databaseUrl, ttlMs = 30_000,
   /** Bumped on every announcement and reconnect: a lookup started before it must not be cached. */
   let generation = 0;
   let listening = false;
-  let closed = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
 
   const forgetAll = () => {
     generation++;
     cache.clear();
   };
-  const listen = async () => {
-    const next = new (await pgDriver()).Client({ connectionString: databaseUrl });
-    client = next;
-    const lost = () => {
-      if (client !== next) return;
-      listening = false;
-      forgetAll();
-      next.removeAllListeners();
-      void next.end().catch(() => {});
-      if (!closed) {
-        logger.warn('member cache: lost the revocation channel; authenticating every request from the ledger until it is back');
-        retry = setTimeout(() => void listen(), RECONNECT_MS);
-      }
-    };
-    next.on('error', lost);
-    next.on('end', lost);
-    next.on('notification', forgetAll);
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${MEMBERS_CHANNEL}`);
-      forgetAll(); // anything announced while not listening
-      listening = true;
-    } catch {
-      lost();
-    }
-  };
-  const ready = listen();
+  // A connection lost, or silent past its heartbeat (pg-channel.ts): nothing is cached until it listens again.
+  const listener = listenChannel(
+    databaseUrl,
+    MEMBERS_CHANNEL,
+    {
+      onListening: () => {
+        forgetAll(); // anything announced while not listening
+        listening = true;
+      },
+      onNotification: forgetAll,
+      onLost: () => {
+        listening = false;
+        forgetAll();
+      },
+    },
+    logger,
+    'member cache: lost the revocation channel; authenticating every request from the ledger until it is back',
+  );
 
   return {
     async authenticate(token) {
@@ -92,13 +76,8 @@ export function createMemberAuthenticator({ ledger, databaseUrl, ttlMs = 30_000,
       return member;
     },
     async close() {
-      closed = true;
-      clearTimeout(retry);
-      await ready;
-      const last = client;
-      client = undefined;
       listening = false;
-      await last?.end().catch(() => {});
+      await listener.close();
     },
   };
 }

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { announceMembersChanged } from './member-events.ts';
 import type { Budgets, Ledger, MemberRecord, NewMember } from './storage/ledger.ts';
 
 /** Member tokens: `rl_` and 32 random bytes in base64url (256 bits). Only a hash is stored. */
@@ -66,22 +65,19 @@ export async function createFirstMember(ledger: Ledger, name: string): Promise<C
  * Gives an active member a new token; the old one stops working at once, on every instance
  * (announced like a revocation). Undefined when there is no such active member.
  */
-export async function rotateMemberToken(ledger: Ledger, memberId: string, databaseUrl?: string): Promise<string | undefined> {
+export async function rotateMemberToken(ledger: Ledger, memberId: string): Promise<string | undefined> {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const rotated = await (await ledger.consoleStore()).rotateToken(memberId, hashToken(token), `${token.slice(0, 7)}…`);
-  if (!rotated) return undefined;
-  if (databaseUrl) await announceMembersChanged(databaseUrl);
-  return token;
+  return rotated ? token : undefined;
 }
 
 /**
- * Revokes a member's token. With a PostgreSQL ledger (`databaseUrl`) the change is announced
- * to every instance, whose member caches forget what they held (member-cache.ts).
+ * Revokes a member's token. A PostgreSQL ledger announces it to every instance in the same
+ * statement (pg_notify, delivered on commit), whose member caches forget what they held
+ * (member-cache.ts).
  */
-export async function revokeMember(ledger: Ledger, memberId: string, databaseUrl?: string): Promise<boolean> {
-  const revoked = await ledger.revokeMember(memberId);
-  if (revoked && databaseUrl) await announceMembersChanged(databaseUrl);
-  return revoked;
+export async function revokeMember(ledger: Ledger, memberId: string): Promise<boolean> {
+  return ledger.revokeMember(memberId);
 }
 
 /**

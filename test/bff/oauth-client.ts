@@ -75,12 +75,14 @@ export class OAuthTestClient {
     throw new Error(`not an error response: ${callback.href}`);
   }
 
-  /** The raw token endpoint answer for a code (to test refusals): a plain form post, as a careless client would send. */
-  async exchangeRaw(code: string, codeVerifier: string): Promise<Response> {
+  /** The raw token endpoint answer for a code (to test refusals): a plain form post, as a careless client would send; `redirectUri` null leaves it out. */
+  async exchangeRaw(code: string, codeVerifier: string, redirectUri: string | null = this.redirectUri): Promise<Response> {
+    const parameters: Record<string, string> = { grant_type: 'authorization_code', client_id: this.client.client_id, code, code_verifier: codeVerifier };
+    if (redirectUri !== null) parameters.redirect_uri = redirectUri;
     return fetch(this.as.token_endpoint!, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: this.client.client_id, code, code_verifier: codeVerifier, redirect_uri: this.redirectUri }),
+      body: new URLSearchParams(parameters),
     });
   }
 

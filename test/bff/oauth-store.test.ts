@@ -29,6 +29,7 @@ const code = (codeHash: string, expiresAt = NOW + 60_000) => ({
   clientId: 'client-1',
   memberId: 'm_1',
   redirectUri: 'https://a.example/cb',
+  redirectUriSent: true,
   codeChallenge: 'challenge',
   resource: 'http://127.0.0.1:1/mcp',
   scopes: [],

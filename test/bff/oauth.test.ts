@@ -284,6 +284,28 @@ describe('tokens', () => {
     expect((await response.json()).error).toBe('invalid_grant');
   });
 
+  it('redirect_uri is required at /token when the authorization request sent one, and must be identical (RFC 6749 section 4.1.3)', async () => {
+    const start = await client.start();
+    const { location } = await approveWithoutBrowser(start.authorizationUrl, h.token);
+    const code = location!.searchParams.get('code')!;
+    const omitted = await client.exchangeRaw(code, start.codeVerifier, null);
+    expect(omitted.status).toBe(400);
+    expect(await omitted.json()).toEqual({ error: 'invalid_request', error_description: 'redirect_uri is required: the authorization request included one' });
+    const other = await client.exchangeRaw(code, start.codeVerifier, 'http://127.0.0.1:7777/callback/other');
+    expect(other.status).toBe(400);
+    expect((await other.json()).error).toBe('invalid_grant');
+    // Neither refusal used the code up.
+    expect((await client.exchangeRaw(code, start.codeVerifier)).status).toBe(200);
+  });
+
+  it('a request without redirect_uri (the client registered one) may leave it out at /token too', async () => {
+    const start = await client.start();
+    start.authorizationUrl.searchParams.delete('redirect_uri');
+    const { location } = await approveWithoutBrowser(start.authorizationUrl, h.token);
+    expect(location!.href.startsWith(client.redirectUri)).toBe(true);
+    expect((await client.exchangeRaw(location!.searchParams.get('code')!, start.codeVerifier, null)).status).toBe(200);
+  });
+
   it('refresh tokens rotate; replaying a used one revokes the grant', async () => {
     const { tokens } = await signIn();
     const second = await client.refresh(tokens.refresh_token!);

@@ -78,6 +78,8 @@ describe('upstream key lifecycle', () => {
     const listed = await admin.get('/upstream-keys');
     expect(listed.body).toMatchObject({ mode: 'upstream', storing: { enabled: true }, envKey: { masked: '••••0001', inUse: true }, keys: [] });
     expect(listed.body.testNote).toMatch(/charged 3 words/);
+    // The upstream has no balance or key-check call: the test tries the detector only, and says so.
+    expect(listed.body.testNote).toMatch(/^It checks the key with the detector only: whether its plan covers the humanizer and the plagiarism checker is not tried/);
 
     const added = await admin.post('/upstream-keys', { label: 'team B', key: KEY_B });
     expect(added.status).toBe(201);
@@ -97,6 +99,7 @@ describe('upstream key lifecycle', () => {
     const tested = await admin.post(`/upstream-keys/${id}/test`);
     expect(tested.body).toMatchObject({ account: 'same', test: { ok: true, wordsCharged: 3 } });
     expect(tested.body.test.summary).toContain('same upstream account');
+    expect(tested.body.test.summary).toMatch(/^The upstream accepted this key for the detector \(charged 3 words; the humanizer and the plagiarism checker were not tried\)\./);
     // The double charged the test's 3 words once; the account probe's 409 charged nothing.
     const after = await h!.control.account('team');
     expect(after.charged.detector - before.charged.detector).toBe(3);

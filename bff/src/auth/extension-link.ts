@@ -74,17 +74,26 @@ open the extension's options (right-click the Redline icon, then <em>Options</em
     if (client.redirect_uris.length === 0) return oauthError(res, 401, 'invalid_client', 'This extension was registered without a redirect URI. Register again.');
 
     const store = await ledger.consoleStore();
-    const audit = (member: MemberRecord | undefined, action: string, detail: Record<string, unknown>) =>
-      store.audit({ at: now(), actorId: member?.id ?? null, actorName: member?.name ?? null, action, target: member?.id ?? null, detail, address: req.socket.remoteAddress ?? '' });
+    const entry = (member: MemberRecord | undefined, action: string, detail: Record<string, unknown>) =>
+      ({ at: now(), actorId: member?.id ?? null, actorName: member?.name ?? null, action, target: member?.id ?? null, detail, address: req.ip ?? '' });
+    const refuse = async () => {
+      await store.audit(entry(undefined, 'sign_in_refused', { method: 'extension_link' }));
+      oauthError(res, 400, 'invalid_grant', 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.');
+    };
 
-    const link = await store.consumeLink(hashSecret(parsed.data.code.trim()), now(), 'extension');
-    const member = link && (await store.member(link.memberId));
-    if (!member || member.revokedAt) {
-      await audit(undefined, 'sign_in_refused', { method: 'extension_link' });
-      return oauthError(res, 400, 'invalid_grant', 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.');
-    }
+    const codeHash = hashSecret(parsed.data.code.trim());
+    const memberId = await store.linkMember(codeHash, now(), 'extension');
+    const member = memberId && (await store.member(memberId));
+    if (!member || member.revokedAt) return refuse();
+    // The grant first, the link used up last (with its audit entry): a failure in between leaves the link working.
     const tokens = await server.grantFor(client, member.id, apiResource(req).href);
-    await audit(member, 'extension_signed_in', { method: 'link', client: client.client_name ?? client.client_id });
+    let used;
+    try {
+      used = await store.consumeLink(codeHash, now(), 'extension', entry(member, 'extension_signed_in', { method: 'link', client: client.client_name ?? client.client_id }));
+    } finally {
+      if (!used) await server.revokeToken(client, { token: tokens.refresh_token!, token_type_hint: 'refresh_token' }).catch(() => {});
+    }
+    if (!used) return refuse();
     logger.info({ member: member.id, clientId: client.client_id }, 'extension signed in with a link');
     res.set('Cache-Control', 'no-store').json({ ...tokens, member: { id: member.id, name: member.name } });
   });

@@ -191,38 +191,61 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
     res.redirect(302, authorizationResponse(request.redirectUri, issuer, request.state, outcome));
   if (body.decision !== 'approve') return answer(new AccessDeniedError('The member declined the sign-in.'));
   const credential = typeof body.credential === 'string' ? body.credential.trim() : '';
-  const member = credential ? await memberOfCredential(ledger, credential, req, String(client.client_name ?? client.client_id), now()) : undefined;
-  if (!member) {
+  const signIn = credential ? await signInOfCredential(ledger, credential, req, String(client.client_name ?? client.client_id), now) : undefined;
+  // The code first, the link used up last: a failure in between leaves the link working (the code is never sent).
+  const code = signIn && (await provider.issueCode(request, signIn.member.id));
+  if (!signIn || !(await signIn.complete())) {
     const error = credential
       ? 'That member token or sign-in link is unknown, revoked, expired or already used. Check it, or make a new link in the console (My usage) or ask your administrator.'
       : 'Enter your member token or a sign-in link to approve.';
     return renderConsentPage(res, { client, redirectUri: request.redirectUri, request: requestValue, error }, 401);
   }
-  answer({ code: await provider.issueCode(request, member.id) });
+  answer({ code: code! });
 }
 
 /**
  * The member behind what was typed on the consent page: a member token, or a one-time sign-in
- * link (or its bare code) made in the console. A link is used up here, and its use, granted or
- * refused, goes to the audit log as the extension's does.
+ * link (or its bare code) made in the console. `complete` uses a link up, once the sign-in's
+ * code is stored, and says whether it still could; a link's use, granted or refused, goes to
+ * the audit log as the extension's does.
  */
-async function memberOfCredential(ledger: Ledger, credential: string, req: Request, clientName: string, now: number): Promise<MemberRecord | undefined> {
-  if (credential.startsWith('rl_')) return authenticate(ledger, credential);
+async function signInOfCredential(
+  ledger: Ledger,
+  credential: string,
+  req: Request,
+  clientName: string,
+  now: () => number,
+): Promise<{ member: MemberRecord; complete: () => Promise<boolean> } | undefined> {
+  if (credential.startsWith('rl_')) {
+    const member = await authenticate(ledger, credential);
+    return member && { member, complete: async () => true };
+  }
   const code = signInCodeOf(credential);
   const store = await ledger.consoleStore();
-  const link = code ? await store.consumeLink(hashSecret(code), now, 'extension') : undefined;
-  const member = link && (await store.member(link.memberId));
-  const active = member && !member.revokedAt ? member : undefined;
-  await store.audit({
-    at: now,
-    actorId: active?.id ?? null,
-    actorName: active?.name ?? null,
-    action: active ? 'assistant_signed_in' : 'sign_in_refused',
-    target: active?.id ?? null,
-    detail: active ? { method: 'link', client: clientName } : { method: 'consent_link' },
-    address: req.socket.remoteAddress ?? '',
+  const entry = (member: MemberRecord | undefined) => ({
+    at: now(),
+    actorId: member?.id ?? null,
+    actorName: member?.name ?? null,
+    action: member ? 'assistant_signed_in' : 'sign_in_refused',
+    target: member?.id ?? null,
+    detail: member ? { method: 'link', client: clientName } : { method: 'consent_link' },
+    address: req.ip ?? '',
   });
-  return active;
+  const codeHash = code && hashSecret(code);
+  const memberId = codeHash ? await store.linkMember(codeHash, now(), 'extension') : undefined;
+  const member = memberId && (await store.member(memberId));
+  if (!codeHash || !member || member.revokedAt) {
+    await store.audit(entry(undefined));
+    return undefined;
+  }
+  return {
+    member,
+    complete: async () => {
+      if (await store.consumeLink(codeHash, now(), 'extension', entry(member))) return true;
+      await store.audit(entry(undefined));
+      return false;
+    },
+  };
 }
 
 /** The code of a sign-in link (`…/connect#code=…`), or the credential itself when it is a bare code. */

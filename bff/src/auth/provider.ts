@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { InvalidGrantError, InvalidTargetError, InvalidTokenError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidRequestError, InvalidTargetError, InvalidTokenError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describeError, type Logger } from '../logging.ts';
@@ -55,6 +55,8 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
       const request = await (await this.options.signer()).consentRequest({
         clientId: client.client_id,
         redirectUri: params.redirectUri,
+        // The SDK fills in a client's only redirect URI when the request named none; /token must repeat one that was named.
+        redirectUriSent: redirectUriSent(res),
         codeChallenge: params.codeChallenge,
         state: params.state,
         scopes: params.scopes ?? [],
@@ -84,13 +86,14 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   }
 
   /** Issues a code once a member approved on the consent page. */
-  async issueCode(request: { clientId: string; redirectUri: string; codeChallenge: string; scopes: string[]; resource: string }, memberId: string): Promise<string> {
+  async issueCode(request: { clientId: string; redirectUri: string; redirectUriSent: boolean; codeChallenge: string; scopes: string[]; resource: string }, memberId: string): Promise<string> {
     const code = randomToken();
     await (await this.options.store()).saveCode({
       codeHash: tokenHash(code),
       clientId: request.clientId,
       memberId,
       redirectUri: request.redirectUri,
+      redirectUriSent: request.redirectUriSent,
       codeChallenge: request.codeChallenge,
       resource: request.resource,
       scopes: request.scopes,
@@ -123,6 +126,8 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
       throw new InvalidGrantError('The authorization code was already used');
     }
     if (stored.expiresAt <= now) throw new InvalidGrantError('The authorization code has expired');
+    // RFC 6749 section 4.1.3 (and OAuth 2.1): present and identical when the authorization request named one.
+    if (redirectUri === undefined && stored.redirectUriSent) throw new InvalidRequestError('redirect_uri is required: the authorization request included one');
     if (redirectUri !== undefined && redirectUri !== stored.redirectUri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
     if (resource !== undefined && this.#checkResource(resource.href) !== stored.resource) throw new InvalidTargetError('resource does not match the authorization request');
     if (!(await store.activeMember(stored.memberId))) throw new InvalidGrantError('The member who approved this sign-in was revoked');
@@ -220,7 +225,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
    */
   async grantFor(client: OAuthClientInformationFull, memberId: string, resource: string): Promise<OAuthTokens> {
     const redirectUri = client.redirect_uris[0]!;
-    const request = { clientId: client.client_id, redirectUri, codeChallenge: randomToken(), scopes: [], resource: this.#checkResource(resource) };
+    const request = { clientId: client.client_id, redirectUri, redirectUriSent: true, codeChallenge: randomToken(), scopes: [], resource: this.#checkResource(resource) };
     return this.exchangeAuthorizationCode(client, await this.issueCode(request, memberId), undefined, redirectUri);
   }
 
@@ -233,4 +238,12 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     if (!match) throw new InvalidTargetError(`This server issues tokens only for ${this.options.resources.join(' and ')}`);
     return match;
   }
+}
+
+/** Whether the authorization request behind `res` named redirect_uri (GET query or POST form). */
+function redirectUriSent(res: Response): boolean {
+  const req = res.req as Response['req'] | undefined;
+  if (!req) return true;
+  const parameters = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown> | undefined;
+  return parameters?.redirect_uri !== undefined;
 }

@@ -31,6 +31,8 @@ export interface AccessClaims {
 export interface ConsentRequest {
   clientId: string;
   redirectUri: string;
+  /** Whether the authorization request named redirect_uri (then /token must repeat it, RFC 6749 section 4.1.3). */
+  redirectUriSent: boolean;
   codeChallenge: string;
   state?: string | undefined;
   scopes: string[];
@@ -120,6 +122,8 @@ export class TokenSigner {
       return {
         clientId: String(payload.clientId),
         redirectUri: String(payload.redirectUri),
+        // Consent forms made before this field existed: held to the stricter rule.
+        redirectUriSent: payload.redirectUriSent !== false,
         codeChallenge: String(payload.codeChallenge),
         state: payload.state === undefined ? undefined : String(payload.state),
         scopes: (payload.scopes as string[]) ?? [],

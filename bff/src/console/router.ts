@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { PRODUCTS } from '@redline/shared';
 import type { BffConfig } from '../config.ts';
 import { describeError, type Logger } from '../logging.ts';
-import { announceMembersChanged } from '../member-events.ts';
 import { authenticate, createMember, endMemberAccess, revokeMember, rotateMemberToken } from '../members.ts';
 import { ROLES, type Budgets, type Ledger, type MemberRecord } from '../storage/ledger.ts';
 import { ConsoleError, consoleErrorHandler } from './errors.ts';
@@ -19,7 +18,9 @@ import {
   csrfTokenOf,
   currentSession,
   hashSecret,
+  openSession,
   SESSION_IDLE_MS,
+  setSessionCookie,
   startSession,
   type Clock,
   type ConsoleSession,
@@ -81,8 +82,17 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   const store = () => ledger.consoleStore();
   const publicUrl = config.publicUrl;
 
+  const auditEntry = (req: Request, actor: MemberRecord | null, action: string, target: string | null, detail: Record<string, unknown> = {}) => ({
+    at: clock.now(),
+    actorId: actor?.id ?? null,
+    actorName: actor?.name ?? null,
+    action,
+    target,
+    detail,
+    address: req.ip ?? '',
+  });
   const audit = async (req: Request, actor: MemberRecord | null, action: string, target: string | null, detail: Record<string, unknown> = {}) =>
-    (await store()).audit({ at: clock.now(), actorId: actor?.id ?? null, actorName: actor?.name ?? null, action, target, detail, address: req.socket.remoteAddress ?? '' });
+    (await store()).audit(auditEntry(req, actor, action, target, detail));
 
   router.use('/console', (_req, res, next) => {
     res.set({
@@ -126,14 +136,24 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     checkOrigin(req, publicUrl);
     const { code } = parse(LinkBody, req.body);
     const consoleStore = await store();
-    const link = await consoleStore.consumeLink(hashSecret(code), clock.now());
-    const member = link && (await consoleStore.member(link.memberId));
-    if (!member || member.revokedAt) {
+    const refused = async () => {
       await audit(req, null, 'sign_in_refused', null, { method: 'link' });
-      throw new ConsoleError(401, 'invalid_sign_in', 'This sign-in link was already used, has expired or is unknown. Ask an administrator for a new one.');
+      return new ConsoleError(401, 'invalid_sign_in', 'This sign-in link was already used, has expired or is unknown. Ask an administrator for a new one.');
+    };
+    const codeHash = hashSecret(code);
+    const memberId = await consoleStore.linkMember(codeHash, clock.now(), 'console');
+    const member = memberId && (await consoleStore.member(memberId));
+    if (!member || member.revokedAt) throw await refused();
+    // The session first, the link used up last (with its audit entry): a failure in between leaves the link working.
+    const { session, secret, csrfToken } = await openSession(consoleStore, member, req, clock);
+    let used;
+    try {
+      used = await consoleStore.consumeLink(codeHash, clock.now(), 'console', auditEntry(req, member, 'sign_in', member.id, { method: 'link' }));
+    } finally {
+      if (!used) await consoleStore.revokeSession(session.id, clock.now()).catch(() => {});
     }
-    const { csrfToken } = await startSession(consoleStore, member, req, res, clock, publicUrl);
-    await audit(req, member, 'sign_in', member.id, { method: 'link' });
+    if (!used) throw await refused();
+    setSessionCookie(req, res, secret, publicUrl);
     res.json({ member: publicMember(member), csrfToken });
   });
 
@@ -183,9 +203,6 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   });
 
   const actor = (res: Response) => sessionOf(res).member;
-  const announce = async () => {
-    if (config.databaseUrl) await announceMembersChanged(config.databaseUrl);
-  };
   const activeMember = async (id: string) => {
     const member = await (await store()).member(id);
     if (!member || member.revokedAt) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
@@ -221,8 +238,8 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   admin.post('/members/:id/budgets', async (req, res) => {
     const budgets = toBudgets(parse(BudgetsBody, req.body));
     await activeMember(req.params.id!);
+    // Announced to every instance's member cache by the ledger's statement itself.
     if (!(await (await store()).setBudgets(req.params.id!, budgets))) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
-    await announce();
     await audit(req, actor(res), 'budgets_changed', req.params.id!, { budgets });
     res.json({ budgets });
   });
@@ -230,9 +247,8 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   admin.post('/members/:id/rate-limit', async (req, res) => {
     const { requests } = parse(RateLimitBody, req.body);
     await activeMember(req.params.id!);
+    // Members are cached per instance with their limit: announced like a budget change, by the ledger's statement.
     if (!(await (await store()).setRateLimit(req.params.id!, requests))) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
-    // Members are cached per instance with their limit: announced like a budget change.
-    await announce();
     await audit(req, actor(res), 'rate_limit_changed', req.params.id!, { requests, windowSeconds: config.memberRateLimit.windowMs / 1000 });
     res.json({ requests });
   });
@@ -250,7 +266,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     if (req.params.id === actor(res).id) throw new ConsoleError(400, 'invalid_request', 'You cannot revoke yourself; ask another administrator.');
     const member = await activeMember(req.params.id!);
     // The token stops working on every instance (LISTEN/NOTIFY), then its MCP grants and console sessions.
-    await revokeMember(ledger, member.id, config.databaseUrl);
+    await revokeMember(ledger, member.id);
     const { grants, sessions } = await endMemberAccess(ledger, member.id, clock.now());
     await audit(req, actor(res), 'member_revoked', member.id, { name: member.name, grants, sessions });
     res.json({ revoked: true, grants, sessions });
@@ -258,7 +274,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
 
   admin.post('/members/:id/rotate', async (req, res) => {
     const member = await activeMember(req.params.id!);
-    const token = await rotateMemberToken(ledger, member.id, config.databaseUrl);
+    const token = await rotateMemberToken(ledger, member.id);
     if (!token) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
     // What the old token opened ends with it (it is rotated because it may have leaked); an
     // administrator rotating their own token keeps the session they are doing it from.

@@ -40,6 +40,13 @@ export function readCookie(req: Request, name: string): string | undefined {
 export const cookieIsSecure = (req: Request, publicUrl: string | undefined) => req.secure || (publicUrl?.startsWith('https:') ?? false);
 
 export async function startSession(store: ConsoleStore, member: MemberRecord, req: Request, res: Response, clock: Clock, publicUrl: string | undefined) {
+  const opened = await openSession(store, member, req, clock);
+  setSessionCookie(req, res, opened.secret, publicUrl);
+  return opened;
+}
+
+/** Stores a new session for the member; the cookie is set by setSessionCookie. */
+export async function openSession(store: ConsoleStore, member: MemberRecord, req: Request, clock: Clock) {
   const secret = randomBytes(32).toString('base64url');
   const now = clock.now();
   const session = {
@@ -48,14 +55,17 @@ export async function startSession(store: ConsoleStore, member: MemberRecord, re
     memberId: member.id,
     createdAt: now,
     expiresAt: now + SESSION_ABSOLUTE_MS,
-    address: req.socket.remoteAddress ?? '',
+    address: req.ip ?? '',
     userAgent: (req.get('user-agent') ?? '').slice(0, 200),
   };
   await store.createSession(session);
+  return { session, secret, csrfToken: csrfTokenOf(secret) };
+}
+
+export function setSessionCookie(req: Request, res: Response, secret: string, publicUrl: string | undefined): void {
   const flags = ['Path=/console', 'HttpOnly', 'SameSite=Strict', `Max-Age=${SESSION_ABSOLUTE_MS / 1000}`];
   if (cookieIsSecure(req, publicUrl)) flags.push('Secure');
   res.append('Set-Cookie', `${SESSION_COOKIE}=${secret}; ${flags.join('; ')}`);
-  return { session, csrfToken: csrfTokenOf(secret) };
 }
 
 export function clearSessionCookie(req: Request, res: Response, publicUrl: string | undefined): void {

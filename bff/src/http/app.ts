@@ -54,6 +54,8 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Behind a reverse proxy: whose X-Forwarded-For gives req.ip (per-address OAuth limits, audit addresses).
+  app.set('trust proxy', config.trustProxy);
   const allowedOrigins = new Set(config.allowedOrigins);
   const openApiDocument = buildOpenApiDocument(version);
 

@@ -3,6 +3,7 @@ import type { Product } from '@redline/shared';
 import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { Budgets, MemberRecord, Role } from './ledger.ts';
+import { announcingMembers } from './pg-channel.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema) in the ledger's schema. */
@@ -77,16 +78,19 @@ export class PostgresConsoleStore implements ConsoleStore {
     return (await this.#changed('UPDATE members SET role = $1 WHERE id = $2 AND revoked_at IS NULL', [role, memberId])) > 0;
   }
 
+  // Members are cached per instance with their token, budgets and limit: each change announces itself (pg-channel.ts).
   async setRateLimit(memberId: string, requests: number | null): Promise<boolean> {
-    return (await this.#changed('UPDATE members SET rate_limit = $1 WHERE id = $2 AND revoked_at IS NULL', [requests, memberId])) > 0;
+    return (await this.#changed(announcingMembers('UPDATE members SET rate_limit = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id'), [requests, memberId])) > 0;
   }
 
   async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
-    return (await this.#changed('UPDATE members SET budgets = $1 WHERE id = $2 AND revoked_at IS NULL', [JSON.stringify(budgets), memberId])) > 0;
+    return (await this.#changed(announcingMembers('UPDATE members SET budgets = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id'), [JSON.stringify(budgets), memberId])) > 0;
   }
 
   async rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean> {
-    return (await this.#changed('UPDATE members SET token_hash = $1, token_prefix = $2 WHERE id = $3 AND revoked_at IS NULL', [tokenHash, tokenPrefix, memberId])) > 0;
+    return (
+      (await this.#changed(announcingMembers('UPDATE members SET token_hash = $1, token_prefix = $2 WHERE id = $3 AND revoked_at IS NULL RETURNING id'), [tokenHash, tokenPrefix, memberId])) > 0
+    );
   }
 
   async member(memberId: string): Promise<MemberRecord | undefined> {
@@ -148,10 +152,29 @@ export class PostgresConsoleStore implements ConsoleStore {
     );
   }
 
-  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console'): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+  async linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ member_id: string }>(
+      'SELECT member_id FROM console_links WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2 AND purpose = $3',
+      [codeHash, now, purpose],
+    );
+    return rows[0]?.member_id;
+  }
+
+  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console', audit?: AuditEntry): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+    const consume = {
+      text: 'UPDATE console_links SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 AND purpose = $3 RETURNING member_id, purpose',
+      values: [now, codeHash, purpose],
+    };
+    if (!audit) {
+      const { rows } = await this.pool.query<{ member_id: string; purpose: LinkPurpose }>(consume);
+      return rows[0] && { memberId: rows[0].member_id, purpose: rows[0].purpose };
+    }
+    // The link and its audit entry in one statement (one transaction): both or neither.
     const { rows } = await this.pool.query<{ member_id: string; purpose: LinkPurpose }>(
-      'UPDATE console_links SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 AND purpose = $3 RETURNING member_id, purpose',
-      [now, codeHash, purpose],
+      `WITH used AS (${consume.text}),
+       logged AS (INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) SELECT $4, $5, $6, $7, $8, $9, $10 FROM used)
+       SELECT member_id, purpose FROM used`,
+      [...consume.values, ...auditValues(audit)],
     );
     return rows[0] && { memberId: rows[0].member_id, purpose: rows[0].purpose };
   }
@@ -227,7 +250,7 @@ export class PostgresConsoleStore implements ConsoleStore {
   async audit(entry: AuditEntry): Promise<void> {
     await this.pool.query(
       'INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [entry.at, entry.actorId, entry.actorName, entry.action, entry.target, JSON.stringify(entry.detail), entry.address],
+      auditValues(entry),
     );
   }
 
@@ -236,3 +259,5 @@ export class PostgresConsoleStore implements ConsoleStore {
     return rows.map(toAudit);
   }
 }
+
+const auditValues = (entry: AuditEntry) => [entry.at, entry.actorId, entry.actorName, entry.action, entry.target, JSON.stringify(entry.detail), entry.address];

@@ -138,12 +138,22 @@ export class SqliteConsoleStore implements ConsoleStore {
       .run(link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt);
   }
 
-  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console'): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
-    // One statement: of two requests with the same code, only one sees used_at IS NULL.
-    const row = this.db
-      .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND purpose = ? RETURNING member_id, purpose')
-      .get(now, codeHash, now, purpose) as { member_id: string; purpose: LinkPurpose } | undefined;
-    return row && { memberId: row.member_id, purpose: row.purpose };
+  async linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined> {
+    const row = this.db.prepare('SELECT member_id FROM console_links WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND purpose = ?').get(codeHash, now, purpose) as
+      | { member_id: string }
+      | undefined;
+    return row?.member_id;
+  }
+
+  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console', audit?: AuditEntry): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+    return this.db.transaction(() => {
+      // One statement: of two requests with the same code, only one sees used_at IS NULL.
+      const row = this.db
+        .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND purpose = ? RETURNING member_id, purpose')
+        .get(now, codeHash, now, purpose) as { member_id: string; purpose: LinkPurpose } | undefined;
+      if (row && audit) this.#audit(audit);
+      return row && { memberId: row.member_id, purpose: row.purpose };
+    }).immediate();
   }
 
   async upstreamKeys(): Promise<UpstreamKeyRecord[]> {
@@ -199,6 +209,10 @@ export class SqliteConsoleStore implements ConsoleStore {
   }
 
   async audit(entry: AuditEntry): Promise<void> {
+    this.#audit(entry);
+  }
+
+  #audit(entry: AuditEntry): void {
     this.db
       .prepare('INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(entry.at, entry.actorId, entry.actorName, entry.action, entry.target, JSON.stringify(entry.detail), entry.address);

@@ -131,11 +131,16 @@ export interface ConsoleStore {
   revokeMemberSessions(memberId: string, now: number, keep?: string): Promise<number>;
 
   createLink(link: NewSignInLink): Promise<void>;
+  /** The member of an unused, unexpired link of this purpose, without using it up. */
+  linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined>;
   /**
    * Marks an unused, unexpired link of this purpose (default: console) used and returns its
-   * member; undefined when used, expired, unknown or meant for the other purpose.
+   * member; undefined when used, expired, unknown or meant for the other purpose. `audit` is
+   * written in the same transaction, only when the link was used up here. A sign-in stores
+   * what the link opens first and uses the link up last, so a failure in between leaves the
+   * link working.
    */
-  consumeLink(codeHash: string, now: number, purpose?: LinkPurpose): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
+  consumeLink(codeHash: string, now: number, purpose?: LinkPurpose, audit?: AuditEntry): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
 
   upstreamKeys(): Promise<UpstreamKeyRecord[]>;
   addUpstreamKey(key: UpstreamKeyRecord): Promise<void>;

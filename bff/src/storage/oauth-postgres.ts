@@ -45,6 +45,8 @@ const OAUTH_MIGRATIONS = [
      used_at BIGINT
    );
    CREATE INDEX oauth_refresh_tokens_grant ON oauth_refresh_tokens (grant_id);`,
+  // Whether the authorization request named redirect_uri (codes live 60 s: those before it are held to the stricter rule).
+  'ALTER TABLE oauth_codes ADD COLUMN redirect_uri_sent BOOLEAN NOT NULL DEFAULT TRUE',
 ];
 
 /** Serialises OAuth migrations between instances starting together ("roau"). */
@@ -112,9 +114,9 @@ export class PostgresOAuthStore implements OAuthStore {
 
   async saveCode(code: NewAuthorizationCode): Promise<void> {
     await this.pool.query(
-      `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, code_challenge, resource, scopes, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [code.codeHash, code.clientId, code.memberId, code.redirectUri, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt],
+      `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, code_challenge, resource, scopes, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [code.codeHash, code.clientId, code.memberId, code.redirectUri, code.redirectUriSent, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt],
     );
   }
 

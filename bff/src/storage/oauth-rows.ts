@@ -17,6 +17,8 @@ export interface CodeRow {
   client_id: string;
   member_id: string;
   redirect_uri: string;
+  /** SQLite: 0 or 1; PostgreSQL: a boolean. */
+  redirect_uri_sent: number | boolean;
   code_challenge: string;
   resource: string;
   scopes: string;
@@ -44,6 +46,7 @@ export const toCode = (row: CodeRow): AuthorizationCodeRecord => ({
   clientId: row.client_id,
   memberId: row.member_id,
   redirectUri: row.redirect_uri,
+  redirectUriSent: Boolean(row.redirect_uri_sent),
   codeChallenge: row.code_challenge,
   resource: row.resource,
   scopes: JSON.parse(row.scopes) as string[],

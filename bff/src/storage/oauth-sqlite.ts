@@ -45,6 +45,8 @@ const OAUTH_MIGRATIONS = [
      used_at INTEGER
    );
    CREATE INDEX oauth_refresh_tokens_grant ON oauth_refresh_tokens (grant_id);`,
+  // Whether the authorization request named redirect_uri (codes live 60 s: those before it are held to the stricter rule).
+  'ALTER TABLE oauth_codes ADD COLUMN redirect_uri_sent INTEGER NOT NULL DEFAULT 1',
 ];
 
 
@@ -84,10 +86,10 @@ export class SqliteOAuthStore implements OAuthStore {
   async saveCode(code: NewAuthorizationCode): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, code_challenge, resource, scopes, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, code_challenge, resource, scopes, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(code.codeHash, code.clientId, code.memberId, code.redirectUri, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt);
+      .run(code.codeHash, code.clientId, code.memberId, code.redirectUri, code.redirectUriSent ? 1 : 0, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt);
   }
 
   async findCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined> {

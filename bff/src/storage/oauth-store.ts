@@ -19,6 +19,8 @@ export interface NewAuthorizationCode {
   clientId: string;
   memberId: string;
   redirectUri: string;
+  /** Whether the authorization request named redirect_uri: then /token must send the same (RFC 6749 section 4.1.3). */
+  redirectUriSent: boolean;
   codeChallenge: string;
   resource: string;
   scopes: string[];

@@ -4,6 +4,16 @@ import { pgDriver } from './pg-driver.ts';
 
 const RECONNECT_MS = 1_000;
 
+/**
+ * The channel on which a change to members (a revocation, a rotated token, budgets, a rate
+ * limit) is announced to every instance's member cache. The ledger's statement that makes the
+ * change calls pg_notify itself, so the notice goes out when, and only when, it commits.
+ */
+export const MEMBERS_CHANNEL = 'redline_members';
+
+/** `statement` (an UPDATE of members … RETURNING id) with a notice on MEMBERS_CHANNEL per changed member, in the same transaction. */
+export const announcingMembers = (statement: string) => `WITH changed AS (${statement}) SELECT pg_notify('${MEMBERS_CHANNEL}', id) FROM changed`;
+
 /** Sends a NOTIFY on `channel` (a fixed SQL name) from a connection of its own. */
 export async function notifyChannel(databaseUrl: string, channel: string): Promise<void> {
   const { Client } = await pgDriver();
@@ -16,33 +26,65 @@ export async function notifyChannel(databaseUrl: string, channel: string): Promi
   }
 }
 
+/** How often a listening connection is asked for a `SELECT 1`; one unanswered for this long means it is gone. */
+export const CHANNEL_HEARTBEAT_MS = 5_000;
+
+export interface ChannelHandlers {
+  /** Listening (again): announcements made while not listening were missed. */
+  onListening(): void;
+  onNotification(): void;
+  /** The connection was lost (closed, failed, or silent past a heartbeat); a reconnection follows. */
+  onLost?(): void;
+}
+
 /**
- * LISTENs on `channel` and calls `onChange` for every notification, and also after each
- * (re)connection, since announcements made while not listening were missed. A lost
- * connection is retried every second, with one warning per loss.
+ * LISTENs on `channel` and calls the handlers. A lost connection is retried every second, with
+ * one warning per loss. A connection that drops silently (no FIN or RST: a NAT or firewall
+ * forgetting it, a host gone) would otherwise look alive forever while notifications vanish:
+ * a heartbeat query every CHANNEL_HEARTBEAT_MS that goes unanswered until the next one counts
+ * as a loss, and TCP keepalive is on as well.
  */
-export function listenChannel(databaseUrl: string, channel: string, onChange: () => void, logger: Logger): { close(): Promise<void> } {
+export function listenChannel(
+  databaseUrl: string,
+  channel: string,
+  handlers: ChannelHandlers,
+  logger: Logger,
+  lostMessage = 'lost a PostgreSQL notification channel; reconnecting',
+): { close(): Promise<void> } {
   let closed = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
   const listen = async () => {
-    const next = new (await pgDriver()).Client({ connectionString: databaseUrl });
+    const next = new (await pgDriver()).Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: CHANNEL_HEARTBEAT_MS });
     client = next;
     const lost = () => {
       if (client !== next) return;
+      client = undefined;
+      clearInterval(heartbeat);
       next.removeAllListeners();
+      next.on('error', () => {});
       void next.end().catch(() => {});
+      handlers.onLost?.();
       if (closed) return;
-      logger.warn({ channel }, 'lost a PostgreSQL notification channel; reconnecting');
+      logger.warn({ channel }, lostMessage);
       retry = setTimeout(() => void listen(), RECONNECT_MS);
     };
     next.on('error', lost);
     next.on('end', lost);
-    next.on('notification', onChange);
+    next.on('notification', () => handlers.onNotification());
     try {
       await next.connect();
       await next.query(`LISTEN ${channel}`);
-      onChange();
+      if (client !== next) return;
+      let waiting = false;
+      heartbeat = setInterval(() => {
+        if (waiting) return lost();
+        waiting = true;
+        next.query('SELECT 1').then(() => (waiting = false), lost);
+      }, CHANNEL_HEARTBEAT_MS);
+      heartbeat.unref();
+      handlers.onListening();
     } catch {
       lost();
     }
@@ -52,6 +94,7 @@ export function listenChannel(databaseUrl: string, channel: string, onChange: ()
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       await ready;
       const last = client;
       client = undefined;

@@ -4,6 +4,7 @@ import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OpenRes
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
+import { announcingMembers } from './pg-channel.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { pgDriver } from './pg-driver.ts';
@@ -379,7 +380,8 @@ export class PostgresLedger implements Ledger {
   }
 
   async revokeMember(memberId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [memberId]);
+    // Announced to every instance's member cache in the same statement (delivered on commit).
+    const { rowCount } = await this.pool.query(announcingMembers('UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id'), [memberId]);
     return (rowCount ?? 0) > 0;
   }
 

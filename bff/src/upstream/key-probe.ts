@@ -7,6 +7,8 @@ export const ACCOUNT_PROBE_TEXT = 'Redline key check, account probe.';
 
 /** Said on the page before a test runs: what it may charge. */
 export const PROBE_COST_NOTE =
+  // The upstream has no balance or key-check call (upstream-api.md: balances are in its dashboard only), and each product is its own subscription.
+  'It checks the key with the detector only: whether its plan covers the humanizer and the plagiarism checker is not tried (the upstream has no call that tells without running one). ' +
   `Testing sends the upstream one detector request with this key for a ${countWords(PROBE_TEXT)}-word text (charged ${countWords(PROBE_TEXT)} words). ` +
   `To tell whether it belongs to the same account as the active key, it then repeats that request's Idempotency-Key with the active key and another text: ` +
   `one account answers that the key was used for other work (nothing charged); another account runs it (${countWords(ACCOUNT_PROBE_TEXT)} words charged there).`;
@@ -72,7 +74,7 @@ export async function probeKey(baseUrl: string, candidate: string, active: strin
     case 401:
       return { ok: false, summary: 'The upstream refused this key (HTTP 401). Check that it is activated in the upstream dashboard and was pasted whole.', wordsCharged: 0, account: 'unknown' };
     case 403:
-      return { ok: true, summary: 'The upstream accepts this key, but its plan has no detector subscription, so the test could not tell its account.', wordsCharged: 0, account: 'unknown' };
+      return { ok: true, summary: 'The upstream accepts this key, but its plan has no detector subscription, so the test could not tell its account (the humanizer and the plagiarism checker were not tried).', wordsCharged: 0, account: 'unknown' };
     case 400: {
       const error = parseUpstreamError(400, first.body);
       if (error.kind === 'quota_exceeded') {
@@ -84,7 +86,7 @@ export async function probeKey(baseUrl: string, candidate: string, active: strin
       return { ok: false, summary: `The upstream answered HTTP ${first.status}. Try again in a minute.`, wordsCharged: 0, account: 'unknown' };
   }
   const charged = wordsProcessed(first.body);
-  const works = `The upstream accepted this key (charged ${charged} words).`;
+  const works = `The upstream accepted this key for the detector (charged ${charged} words; the humanizer and the plagiarism checker were not tried).`;
   if (active === undefined) return { ok: true, summary: works, wordsCharged: charged, account: 'unknown' };
   if (active === candidate) return { ok: true, summary: `${works} It is the active key.`, wordsCharged: charged, account: 'same' };
 

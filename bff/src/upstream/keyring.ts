@@ -75,7 +75,8 @@ export class UpstreamKeyring {
     await this.reload();
     const { databaseUrl, logger, pollMs = 5_000 } = this.options;
     if (databaseUrl) {
-      this.#listener = listenChannel(databaseUrl, UPSTREAM_KEYS_CHANNEL, () => void this.reload().catch(() => {}), logger);
+      const reload = () => void this.reload().catch(() => {});
+      this.#listener = listenChannel(databaseUrl, UPSTREAM_KEYS_CHANNEL, { onListening: reload, onNotification: reload }, logger);
       this.#poll = setInterval(() => void this.reload().catch(() => {}), pollMs);
       this.#poll.unref();
     }
