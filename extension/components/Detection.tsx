@@ -7,9 +7,9 @@ import { Status } from './Status.tsx';
 import { usePanelFocus } from './usePanelFocus.ts';
 import { BandChip, BandLegend, ScoreText, SignalsNote } from './Verdict.tsx';
 
-/** The offline detector flags much human writing outside the essay and news genres it learnt from (README, eval:human-prose). */
+/** The offline detector labels a sentence AI only when its two scorers agree (README, "Detector: how good it is"). */
 const OFFLINE_DETECTOR_NOTE =
-  ' Checked by your team server’s built-in analyzer (offline mode): a rough first pass that also labels much human writing AI, especially manuals, e-mail and casual text. Treat its labels as weak hints.';
+  ' Checked by your team server’s built-in analyzer (offline mode): a rough first pass that labels a sentence AI only when two checks agree, so it rarely flags human writing but misses much machine writing, especially outside chat-assistant prose. Treat its labels as hints.';
 
 const inWords = (share: number) => `${documentVerdict(share).label} (${roundedShare(share)})`;
 

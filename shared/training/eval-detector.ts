@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { decodeModel, type DetectorWeightsFile } from '../src/analysis/detector/model.ts';
 import type { LabelledText } from './corpus.ts';
 import { FOLDS, leaveOneCorpusOut, leaveOneGeneratorOut, loadTexts, ownNgramsBaseline, sentenceLogits, sourceGroupFolds, type HeldOutRun } from './experiments.ts';
+import { agreedScore } from '../src/analysis/detector.ts';
+import { legacySentenceScore } from '../src/analysis/detector/legacy.ts';
 import { auroc, tprAtFpr, type Scored } from './metrics.ts';
 
 /**
@@ -51,12 +53,15 @@ function documentScore(text: LabelledText, logits: number[]): number {
   return length === 0 ? 0 : sum / length;
 }
 
-/** The contract's ai_percentage under the shipped calibration: characters in sentences scored above 0.5. */
-function aiPercentage(text: LabelledText, logits: number[]): number {
+/** Raw logit → calibrated log-odds of the trained model alone. */
+const calibrated = (z: number) => a * z + b;
+
+/** The contract's ai_percentage: characters in sentences whose log-odds (`toLogOdds`) are above 0 (score above 0.5). */
+function aiPercentage(text: LabelledText, logits: number[], toLogOdds: (z: number) => number): number {
   let ai = 0;
   let length = 0;
   logits.forEach((z, i) => {
-    if (a * z + b > 0) ai += text.lengths[i]!;
+    if (toLogOdds(z) > 0) ai += text.lengths[i]!;
     length += text.lengths[i]!;
   });
   return length === 0 ? 0 : (100 * ai) / length;
@@ -73,13 +78,13 @@ interface Figures {
 }
 
 /** Figures for one generator from predictions covering its texts and held-out human texts. */
-function figures(generator: string, docPredictions: Predictions | undefined, sentencePredictions: Predictions | undefined): Figures {
+function figures(generator: string, docPredictions: Predictions | undefined, sentencePredictions: Predictions | undefined, toLogOdds = calibrated): Figures {
   const predicted = (predictions: Predictions | undefined, filter: (t: LabelledText) => boolean) =>
     predictions ? [...predictions].map(([id, logits]) => [byId.get(id)!, logits] as const).filter(([t]) => filter(t)) : [];
   const docCorpora = corporaOf(generator).filter((c) => texts.some((t) => t.corpus === c && t.generator === generator && t.label === 'ai'));
   const docs = predicted(docPredictions, (t) => docCorpora.includes(t.corpus) && t.label !== 'mixed' && (t.generator === generator || t.generator === 'human'));
   const docItems: Scored[] = docs.map(([t, logits]) => ({ score: documentScore(t, logits), positive: t.label === 'ai' }));
-  const percentItems: Scored[] = docs.map(([t, logits]) => ({ score: aiPercentage(t, logits), positive: t.label === 'ai' }));
+  const percentItems: Scored[] = docs.map(([t, logits]) => ({ score: aiPercentage(t, logits, toLogOdds), positive: t.label === 'ai' }));
 
   const hasMixed = texts.some((t) => t.generator === generator && t.label === 'mixed');
   const sentenceCorpus = hasMixed ? 'seqxgpt-boundaries' : docCorpora[0]!;
@@ -157,6 +162,67 @@ const boundaryMachineShare = boundarySentences.filter((item) => item.positive).l
 lines.push('');
 lines.push(
   `At the shipped calibration (score > 0.5 = AI), held-out sentences (leave-one-generator-out, ${FOLDS} source-group folds): ${pct(flagged(false))} of human-written sentences flagged, ${pct(flagged(true))} of machine-written ones caught. Mixed texts with the whole mixed corpus held out: sentence accuracy ${pct(boundaryAccuracy)} (calling every sentence AI would score ${pct(boundaryMachineShare)}).`,
+);
+
+// The product's v3 (agreedScore): the trained model's calibrated score, halved unless the
+// hand-weighted scorer also says AI. The trained part's logits are the held-out ones above;
+// the hand-weighted scorer learns nothing.
+const logOdds = (p: number) => Math.log(p / (1 - p));
+const agreed = (predictions: Predictions | undefined): Predictions | undefined =>
+  predictions &&
+  new Map(
+    [...predictions].map(([id, logits]) => {
+      const text = byId.get(id)!;
+      return [id, logits.map((z, i) => logOdds(agreedScore(1 / (1 + Math.exp(-calibrated(z))), legacySentenceScore(text.sentences[i]!, 'v3'))))];
+    }),
+  );
+const agreedLogo = new Map([...logo].map(([generator, predictions]) => [generator, agreed(predictions)!]));
+const agreedLoco = new Map([...loco].map(([corpus, predictions]) => [corpus, agreed(predictions)!]));
+/**
+ * Share of held-out sentences labelled AI (log-odds > 0) among the generator's texts and the
+ * human texts of its corpora: human-written ones flagged, machine-written ones caught.
+ */
+function labelRates(generator: string, predictions: Predictions | undefined): [flagged: number, caught: number] {
+  const counts = [0, 0, 0, 0];
+  for (const [id, values] of predictions ?? []) {
+    const text = byId.get(id)!;
+    if ((text.generator !== generator && text.generator !== 'human') || !corporaOf(generator).includes(text.corpus)) continue;
+    values.forEach((v, i) => {
+      const label = text.sentenceLabels[i]!;
+      counts[label * 2]!++;
+      if (v > 0) counts[label * 2 + 1]!++;
+    });
+  }
+  return [counts[1]! / counts[0]!, counts[3]! / counts[2]!];
+}
+lines.push('');
+lines.push('The product as shipped (v3: a sentence is AI only when the trained model and the hand-weighted scorer agree; its score is the trained score, halved unless the hand-weighted scorer says AI), on the same held-out predictions. "Flagged / caught": the share of held-out human-written sentences labelled AI, and of machine-written ones, at the contract\'s 0.5.');
+lines.push('');
+lines.push('| generator | LOGO doc AUROC | LOGO sentence AUROC | LOGO flagged / caught | LOCO doc AUROC | LOCO sentence AUROC | LOCO flagged / caught | trained model alone: LOGO flagged / caught | LOCO flagged / caught |');
+lines.push('|---|---|---|---|---|---|---|---|---|');
+const productMeans: number[][] = [];
+for (const generator of generators) {
+  const corpora = corporaOf(generator);
+  const docCorpus = corpora.find((c) => c !== 'seqxgpt-boundaries') ?? corpora[0]!;
+  const sentenceCorpus = corpora.includes('seqxgpt-boundaries') ? 'seqxgpt-boundaries' : docCorpus;
+  const identity = (v: number) => v;
+  const held = figures(generator, agreedLogo.get(generator), agreedLogo.get(generator), identity);
+  const cross = figures(generator, agreedLoco.get(docCorpus), agreedLoco.get(sentenceCorpus), identity);
+  const rates = (predictions: Predictions | undefined, transform: (v: number) => number) =>
+    labelRates(generator, predictions && new Map([...predictions].map(([id, values]) => [id, values.map(transform)])));
+  const locoAll = (source: Map<string, Predictions>) => new Map(corpora.flatMap((c) => [...(source.get(c) ?? [])]));
+  const [logoFlagged, logoCaught] = rates(agreedLogo.get(generator), identity);
+  const [locoFlagged, locoCaught] = rates(locoAll(agreedLoco), identity);
+  const [modelLogoFlagged, modelLogoCaught] = rates(logo.get(generator), calibrated);
+  const [modelLocoFlagged, modelLocoCaught] = rates(locoAll(loco), calibrated);
+  productMeans.push([held.docAuroc, held.sentenceAuroc, logoFlagged, logoCaught, cross.docAuroc, cross.sentenceAuroc, locoFlagged, locoCaught, modelLogoFlagged, modelLogoCaught, modelLocoFlagged, modelLocoCaught]);
+  lines.push(
+    `| ${generator} | ${f3(held.docAuroc)} | ${f3(held.sentenceAuroc)} | ${pct(logoFlagged)} / ${pct(logoCaught)} | ${f3(cross.docAuroc)} | ${f3(cross.sentenceAuroc)} | ${pct(locoFlagged)} / ${pct(locoCaught)} | ${pct(modelLogoFlagged)} / ${pct(modelLogoCaught)} | ${pct(modelLocoFlagged)} / ${pct(modelLocoCaught)} |`,
+  );
+}
+const productMean = (column: number) => productMeans.map((row) => row[column]!).filter((v) => !Number.isNaN(v)).reduce((sum, v, _, all) => sum + v / all.length, 0);
+lines.push(
+  `| **mean** | ${f3(productMean(0))} | ${f3(productMean(1))} | ${pct(productMean(2))} / ${pct(productMean(3))} | ${f3(productMean(4))} | ${f3(productMean(5))} | ${pct(productMean(6))} / ${pct(productMean(7))} | ${pct(productMean(8))} / ${pct(productMean(9))} | ${pct(productMean(10))} / ${pct(productMean(11))} |`,
 );
 const report = lines.join('\n');
 writeFileSync(path.resolve(here, 'detector-evaluation.md'), `${report}\n`);
