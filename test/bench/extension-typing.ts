@@ -37,9 +37,9 @@ const HIDE_TOAST = process.argv.includes('--hide-toast');
 const DETACH_UI = process.argv.includes('--detach-ui');
 /** `--page=textarea` or `--page=contenteditable`: only that page; `--skip-draw`, `--skip-typing`: one part only. */
 /**
- * `--labels=offline` (default): the BFF's trained offline detector labels the document, nearly
- * every sentence AI (1,110), a harder case than the issue's; `--labels=upstream`: the upstream
- * double, a third of its sentences (339, the issue's 337).
+ * `--labels=offline` (default): the BFF's offline detector labels the document (339 of its
+ * 1,130 sentences, the issue's 337; until 2026-11-26, when its trained model answered alone,
+ * nearly every sentence: 1,110); `--labels=upstream`: the upstream double (also 339).
  */
 const LABELS: Labels = process.argv.includes('--labels=upstream') ? 'upstream' : 'offline';
 const PAGES = (['textarea', 'contenteditable'] as const).filter((kind) => !process.argv.some((arg) => arg.startsWith('--page=')) || process.argv.includes(`--page=${kind}`));
