@@ -137,7 +137,36 @@ const AUDITED_BAD_REWRITES: Array<{ model: HumanizerModel; original: string; bad
   // Minor.
   { model: 'cognia', original: 'They also provide a social environment that school age students need to be exposed to in order to develop necessary social skills.', bad: 'to to' },
   { model: 'lexi', original: 'Another benefit of the program is the satisfaction of participating in monumental, selfless assistance efforts.', bad: 'help efforts' },
-  { model: 'huma_v2', original: 'However, for the sake of those who will read the guide later, but also those who are interested enough to want to read it, this will cover the most topical aspects of independence.', bad: 'But for the sake' },
+  { model: 'huma_v2', original: 'However, for the sake of those who will read the guide later, but also those who are interested enough to want to read it, this will cover the most topical aspects of independence.', bad: 'But for the sake' },  // From a third audit (State of the Union speeches, Moby-Dick, the Vim manual, package READMEs,
+  // e-mails and public-style texts), after the fixes of the first two.
+  { model: 'lexi', original: 'And simultaneously, they are endeavoring to weld their whole vast area and population into a completely self-contained, advanced industrial society.', bad: 'triing' },
+  { model: 'lexi', original: 'To further improve our fiscal outlook, we should make some changes in our tax system which will yield a moderate amount of additional revenue.', bad: 'of more revenue' },
+  { model: 'lexi', original: 'However, certain additional measures are needed.', bad: 'certain more' },
+  { model: 'lexi', original: 'And we will also provide strong additional incentives for business investment and growth.', bad: 'strong more' },
+  { model: 'lexi', original: 'I will suggest that Congress appropriate a very small additional allowance for official expenses.', bad: 'small more' },
+  { model: 'lexi', original: 'The libraries are also maintained as part of this project, alongside various additional binaries like the acquire methods used by them.', bad: 'various more' },
+  { model: 'lexi', original: 'The whole interstate system must be authorized as one project, to be completed approximately within the specified time.', bad: 'about within' },
+  { model: 'lexi', original: 'It was only by such a large number of fifties being found together, that his astonishment at the multitude of pages was excited.', bad: 'such many' },
+  { model: 'cognia', original: 'I knew that I was elected for the purpose of doing a job and doing it as well as I possibly can.', bad: 'elected for doing' },
+  { model: 'lexi', original: 'Those who preach violence must know that local authorities are able to resist them swiftly, to resist them sternly, and to resist them decisively.', bad: 'can resist them swiftly' },
+  { model: 'lexi', original: 'In accomplishing this, Government programs for maintaining employment and purchasing power have been of tremendous benefit.', bad: 'buying power' },
+  { model: 'lexi', original: 'In other areas of the Far East, our assistance has helped sustain a staunch resistance against insurrectionary attacks.', bad: 'help has helped' },
+  { model: 'lexi', original: 'But we stand ready-with credit and other help-to assist the flow of trade which will benefit the entire Nation.', bad: 'help-to help' },
+  { model: 'lexi', original: 'When welfare reform is completed, we will have more jobs so that those on welfare who are able to work can work.', bad: 'can work can work' },
+  { model: 'huma_v2', original: 'The word TODO inside it is matched by xTodo and highlighted yellow.', bad: "it's matched" },
+  { model: 'huma_v2', original: 'Many of you are assembling in or near the Middle East.', bad: "you're" },
+  { model: 'huma_v2', original: 'We have freedom and justice, and all of it is possible thanks to their sacrifice.', bad: "it's possible" },
+  { model: 'huma_v2', original: 'But we will not engage in appeasement.', bad: "we'll not" },
+  { model: 'cognia_v2', original: "He called it the Sleet's crow's-nest, in honour of himself; he being the original inventor and patentee, and free from all ridiculous false delicacy.", bad: 'himself.' },
+  { model: 'cognia_v2', original: 'And so it turned out; Mr. Hosea Hussey being from home, but leaving Mrs. Hussey entirely competent to attend to all his affairs.', bad: 'turned out.' },
+  { model: 'cognia_v2', original: 'The same waves wash the moles of the new-built Californian towns, but yesterday planted by the recentest race of men, and lave the faded but still gorgeous skirts of Asiatic lands.', bad: 'towns.' },
+  { model: 'cognia_v2', original: 'Merely make a spread angle of two poles, and you cannot stand them up.', bad: 'poles.' },
+  { model: 'cognia_v2', original: "Steering now south-eastward by Ahab's levelled steel, and her progress solely determined by Ahab's level log and line; the Pequod held on her path towards the Equator.", bad: 'line.' },
+  { model: 'cognia_v2', original: 'Yet all sailors of all sorts are more or less capricious and unreliable—they live in the varying outer weather, and they inhale its fickleness—and when retained for any object remote and blank in the pursuit, they grow restless.', bad: 'weather.' },
+  { model: 'cognia_v2', original: 'Many new items of business likewise require our attention-measures that will further promote the release of the energies of our people; that will broaden opportunity for all of them; that will advance the Republic in its leadership toward a just peace.', bad: '. That will' },
+  { model: 'huma_v2', original: 'I look forward again to working with this Congress in establishing a new set of standards that respect the legitimate needs of society, but that also recognize personal privacy as a cardinal principle of American liberty.', bad: 'society.' },
+  { model: 'cognia_v2', original: 'This American contribution to nations who have the will to defend their freedom, but insufficient means, should be vigorously continued.', bad: 'freedom.' },
+  { model: 'cognia_v2', original: 'This means both new functions and types in libdbus, and new methods exported to applications by the bus daemon.', bad: 'libdbus.' },
 ];
 
 /** Rewrites the audit found good: the fixes must keep them. */
@@ -148,6 +177,9 @@ const GOOD_REWRITES: Array<{ model: HumanizerModel; original: string; rewrite: s
   { model: 'huma_v2', original: 'Thus, many companies are in talks with regulators.', rewrite: 'So, many companies are in talks with regulators.' },
   { model: 'huma_v2', original: 'The new tool is really great, and we are going to use it every day.', rewrite: "The new tool is really great. We're going to use it every day." },
   { model: 'cognia_v2', original: 'The committee met on Monday, and the members approved the budget for next year.', rewrite: 'The committee met on Monday. The members approved the budget for next year.' },
+  { model: 'lexi', original: 'Season with salt and pepper; taste, and add additional lemon juice if needed.', rewrite: 'Season with salt and pepper; taste, and add more lemon juice if needed.' },
+  { model: 'lexi', original: 'The river is approximately 200 miles long.', rewrite: 'The river is about 200 miles long.' },
+  { model: 'huma_v2', original: 'But we will not stop until it is clear that we are right.', rewrite: "But we won't stop until it's clear that we're right." },
 ];
 
 

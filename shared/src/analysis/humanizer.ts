@@ -195,8 +195,30 @@ function adjectiveSwapFor(tokens: Token[], at: number, to: string): string | und
   if (QUANTIFIERS.has(to)) {
     const afterDeterminer = before !== undefined && (before.pos === 'DET' || before.pos === 'PRON' || before.pos === 'NUM' || POSSESSIVES.has(before.lower) || DETERMINERS.has(before.lower));
     if (afterDeterminer || (to === 'more' && tokens[at + 1]?.pos !== 'NOUN')) return undefined;
+    // "more" reads as a determiner only as an object ("add more lemon juice", "for more
+    // information"): "certain more measures", "strong more incentives", "an amount of more revenue" are not English.
+    if (to === 'more' && !(before?.pos === 'VERB' || before?.lower === 'for')) return undefined;
   }
+  // "about" is "approximately" only before a quantity: "completed about within the time" is not English.
+  if (to === 'about' && !startsQuantity(tokens, at + 1)) return undefined;
   return to;
+}
+
+function startsQuantity(tokens: Token[], at: number): boolean {
+  const token = tokens[at];
+  if (token === undefined) return false;
+  return token.pos === 'NUM' || /^\p{N}/u.test(token.text) || (/^[$£€¥]$/u.test(token.text) && startsQuantity(tokens, at + 1));
+}
+
+/**
+ * Whether the plain word is already next to the swap ("our assistance has helped" would become
+ * "our help has helped", "other help—to assist" "other help—to help"): a swap must not make a repetition.
+ */
+function repeatsNearby(tokens: Token[], at: number, word: string): boolean {
+  for (let k = Math.max(0, at - 4); k <= Math.min(tokens.length - 1, at + 4); k++) {
+    if (k !== at && (tokens[k]!.lower === word || tokens[k]!.lemma === word)) return true;
+  }
+  return false;
 }
 
 function swapFor(tokens: Token[], at: number, swap: Swap): string | undefined {
@@ -213,10 +235,15 @@ function swapFor(tokens: Token[], at: number, swap: Swap): string | undefined {
       // adjective; only a pronoun subject ("they purchased land") shows it is a verb.
       if (token.lower === swap.from.past && before?.pos !== 'PRON' && (tokens[at + 1]?.pos === 'NOUN' || /ing$/u.test(tokens[at + 1]?.lower ?? ''))) return undefined;
       if (usedWithoutObject(tokens, at)) return undefined;
+      // "purchasing power", "maintaining employment and purchasing power": a gerund right before
+      // a bare noun may be part of a set compound.
+      if (token.lower === swap.from.gerund && tokens[at + 1]?.pos === 'NOUN') return undefined;
+      if (repeatsNearby(tokens, at, swap.to.base)) return undefined;
       return verbFormFor(tokens, at, swap.from, swap.to);
     case 'NOUN':
       // "assistance efforts", "public assistance": a noun in a compound is part of a set phrase.
       if (tokens[at + 1]?.pos === 'NOUN' || (before !== undefined && ['ADJ', 'NOUN', 'PROPN'].includes(before.pos))) return undefined;
+      if (repeatsNearby(tokens, at, swap.to.singular)) return undefined;
       if (token.lower === swap.from.plural) return swap.to.plural;
       // "an individual" → "a person": the article must not follow the old word's sound.
       if (token.lower === swap.from.singular && !/^(a|an)$/u.test(before?.lower ?? '')) return swap.to.singular;
@@ -281,6 +308,8 @@ function applyContractions(editor: SentenceEditor): void {
     // Only where the clause goes on: never "no matter where they're," or "what it's."; and
     // never onto a verb that carries its own clitic ("they aren't" is not "they'ren't").
     if (!subject || !next || !CONTINUES_CLAUSE.has(next.pos) || next.start === b.end) continue;
+    // "we will not" is "we won't" (contracted at the next step), not the stilted "we'll not".
+    if (b.lower === 'will' && next.lower === 'not') continue;
     if (needsFullForm(tokens, i, i + 1)) continue;
     if (editor.replace(i, i + 1, subject === "I'm" ? subject : withCaseOf(a.text, subject))) i++;
   }
@@ -290,11 +319,16 @@ const SUBJECT_PRONOUNS = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', '
 const NOUN_PHRASE = new Set(['DET', 'ADJ', 'NOUN', 'PROPN', 'NUM']);
 const MAX_SUBJECT_WORDS = 5;
 
-/** A verb that can head a clause: not "practicing" or "to go". */
+/**
+ * A verb that can head a clause: not "practicing", "to go", "he being the inventor", "Mr. Hussey
+ * having left", nor a participle with its agent ("yesterday planted by the recentest race").
+ */
 function isFiniteVerb(tokens: Token[], at: number): boolean {
   const token = tokens[at];
-  if (token?.pos === 'AUX') return true;
-  return token?.pos === 'VERB' && !token.lower.endsWith('ing') && tokens[at - 1]?.lower !== 'to';
+  if (token === undefined || tokens[at - 1]?.lower === 'to') return false;
+  if (token.pos === 'AUX') return !token.lower.endsWith('ing') && token.lower !== 'been' && token.lower !== 'be';
+  if (token.pos === 'VERB' && token.lower.endsWith('ed') && tokens[at + 1]?.lower === 'by') return false;
+  return token.pos === 'VERB' && !token.lower.endsWith('ing');
 }
 
 /**
@@ -344,11 +378,13 @@ function mayBeSplit(sentence: string, tokens: Token[]): boolean {
   return semicolons < 2 || !tokens.some((token, i) => token.text === ';' && tokens[i + 1]?.pos === 'CCONJ');
 }
 
-/** Whether offset `at` is inside brackets or a $…$ formula. */
+/** Whether offset `at` is inside brackets, a $…$ formula or a pair of dashes ("—they live …, and they inhale …—"). */
 function isEnclosed(sentence: string, at: number): boolean {
   const before = sentence.slice(0, at);
   const count = (pattern: RegExp) => (before.match(pattern) ?? []).length;
-  return count(/\(/gu) > count(/\)/gu) || count(/\[/gu) > count(/\]/gu) || count(/\{/gu) > count(/\}/gu) || count(/\$/gu) % 2 === 1;
+  const dashes = /—|--| – /gu;
+  const insideDashes = count(dashes) % 2 === 1 && dashes.test(sentence.slice(at));
+  return count(/\(/gu) > count(/\)/gu) || count(/\[/gu) > count(/\]/gu) || count(/\{/gu) > count(/\}/gu) || count(/\$/gu) % 2 === 1 || insideDashes;
 }
 
 /**
@@ -395,8 +431,23 @@ function splitClauses(sentence: string, kept: Span[]): string {
     if (joint.text === ',' && left.some((t) => t.text === ',')) continue;
     // "Only practicing up to college's core education; …" has no clause on the left.
     if (!leftWords.some((t) => t.pos === 'AUX' || (t.pos === 'VERB' && !t.lower.endsWith('ing')))) continue;
+    // "Merely make a spread angle of two poles, and you cannot stand them up" is a condition, not
+    // an order and a statement; "Steering now south-eastward …, and her progress determined …;"
+    // is no clause ("Raising taxes won't balance the budget" is: its gerund is the subject). The
+    // tagger may call a capitalised "Steering" a name.
+    const leftOpener = leftWords.find((t) => t.pos !== 'ADV')!;
+    const imperative = leftOpener.pos === 'VERB' && leftOpener.lower === leftOpener.lemma;
+    if (imperative && conjunction?.lower === 'and' && rightWords[0]!.lower === 'you') continue;
+    const participle = (leftOpener.pos === 'VERB' || leftOpener.pos === 'PROPN') && leftOpener.lower.endsWith('ing');
+    if (participle && !leftWords.some((t) => t.pos === 'AUX')) continue;
+    // "both new functions and types in libdbus, and new methods": the "and" may be the "both"'s.
+    if (conjunction?.lower === 'and' && leftWords.some((t) => t.lower === 'both')) continue;
     const verb = clauseVerb(rightWords);
     if (verb < 0 || leansOnAuxiliary(leftWords, rightWords, verb)) continue;
+    // "…their freedom, but insufficient means, should be continued": the subject runs on from the left.
+    if (tokens.slice(restFrom, tokens.indexOf(rightWords[verb]!)).some((t) => t.text === ',')) continue;
+    // "standards that respect …, but that also recognize …": a relative clause in parallel, not a new sentence.
+    if (rightWords[0]!.lower === 'that' && leftWords.some((t, k) => t.lower === 'that' && ['NOUN', 'PROPN'].includes(leftWords[k - 1]?.pos ?? ''))) continue;
     // "works fine if you forget the first seasons, and you keep …": the "and" may go on the dependent clause.
     if (leftWords.some((t) => t.pos === 'SCONJ' || SUBORDINATORS.has(t.lower))) continue;
     if (endsOpen(leftWords) || leftWords.at(-1)!.lower === rightWords[0]!.lower) continue;

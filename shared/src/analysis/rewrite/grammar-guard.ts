@@ -26,7 +26,7 @@ export type GrammarProblem =
   | 'possessive-without-s' // "people' lifestyles"
   | 'not-only-without-but' // "Not only does this place drivers at risk."
   | 'unbalanced-brackets' // "($228m." and "£179m) owed" split apart
-  | 'doubled-word' // "exposed to to develop"
+  | 'doubled-word' // "exposed to to develop", "who can work can work"
   | 'protected-text-changed'; // a number, name, quotation or `code` not kept byte for byte
 
 const SUBJECT_CONTRACTIONS = new Set(["'re", "'s", "'ve", "'ll", "'d", "'m"]);
@@ -46,6 +46,8 @@ const WH_WORDS = new Set(['what', 'whatever', 'who', 'whoever', 'whom', 'which',
 const DEGREE_WORDS = new Set(['how', 'however', 'as', 'so', 'too', 'the', 'than']);
 const TIME_OR_PLACE = new Set(['today', 'now', 'here', 'there', 'tonight', 'tomorrow', 'yesterday']);
 const CLAUSE_OPENERS = new Set(['PUNCT', 'CCONJ', 'SCONJ']);
+/** Conjunctions the tagger may call prepositions ("after it is written"). */
+const ADP_SUBORDINATORS = new Set(['whether', 'after', 'before', 'until', 'till', 'since', 'once', 'because', 'if', 'while', 'whilst', 'though', 'although', 'unless', 'whereas', 'so']);
 
 /**
  * Whether the subject at `subject` and its verb at `verb` ("it is", or "it" "'s") must stay in
@@ -57,6 +59,13 @@ const CLAUSE_OPENERS = new Set(['PUNCT', 'CCONJ', 'SCONJ']);
 export function needsFullForm(tokens: Token[], subject: number, verb: number): boolean {
   const before = tokens[subject - 1];
   if (before && (WH_WORDS.has(before.lower) || before.lower === 'than' || before.lower === 'as')) return true;
+  // After a preposition the pronoun is its object, not the verb's subject: "The word TODO inside
+  // it is matched", "Many of you are assembling", "all of it is possible". A clause-opening
+  // "for" ("…; for it is a thing most sorrowful") and subordinators the tagger calls prepositions stay.
+  if (before?.pos === 'ADP' && !ADP_SUBORDINATORS.has(before.lower)) {
+    const opensClause = before.lower === 'for' && (subject < 2 || tokens[subject - 2]!.pos === 'PUNCT');
+    if (!opensClause) return true;
+  }
   let k = subject - 1;
   // Over the adjective phrase: "how difficult", "the more likely", "the better off".
   while (k >= 0 && ['ADJ', 'ADV', 'ADP'].includes(tokens[k]!.pos) && !DEGREE_WORDS.has(tokens[k]!.lower)) k--;
@@ -139,6 +148,8 @@ function problemsOfSentence(tokens: Token[], sentence: string): GrammarProblem[]
     if (token.lemma === 'need' && token.pos === 'VERB' && next?.lower === 'that' && next.pos === 'SCONJ') problems.push('need-that-clause');
     if (manyWithSingularNoun(tokens, i)) problems.push('many-with-singular-noun');
     if (isWord(token) && next && token.lower === next.lower && next.start > token.end) problems.push('doubled-word');
+    // "those on welfare who can work can work": a doubled pair of words.
+    if (isWord(token) && isWord(next) && after && token.lower === after.lower && next!.lower === tokens[i + 3]?.lower && after.start > next!.end) problems.push('doubled-word');
     if (token.lemma === 'make' && next?.lower === 'sure') {
       const rest: Token[] = [];
       for (let j = i + 2; j < tokens.length && tokens[j]!.pos !== 'PUNCT' && tokens[j]!.pos !== 'CCONJ'; j++) rest.push(tokens[j]!);

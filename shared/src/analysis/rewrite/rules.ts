@@ -49,18 +49,35 @@ function singularVerbAfter(tokens: Token[], at: number): boolean {
   return false;
 }
 
+/** Words that modify the article of "a large number of": "such a large number of" is not "such many". */
+const BEFORE_ARTICLE = new Set(['such', 'quite', 'rather', 'what', 'half']);
+
 /** "many" takes a plural count noun: "a wide range of evidence" is not "many evidence". */
-const beforePluralNoun = (tokens: Token[], _from: number, to: number) => {
+const beforePluralNoun = (tokens: Token[], from: number, to: number) => {
+  if (BEFORE_ARTICLE.has(tokens[from - 1]?.lower ?? '')) return false;
   const noun = headNounAfter(tokens, to);
   return isPluralNoun(noun) && !singularVerbAfter(tokens, tokens.indexOf(noun!));
 };
 
+/**
+ * "can" takes no "to": "are able to resist them swiftly, to resist them sternly" is not "can
+ * resist them swiftly, to resist them sternly". Kept when a coordinated "to" infinitive follows.
+ */
+const noCoordinatedInfinitive = (tokens: Token[], _from: number, to: number) =>
+  !tokens.some((token, k) => k > to + 1 && token.lower === 'to' && (tokens[k - 1]!.text === ',' || tokens[k - 1]!.pos === 'CCONJ') && tokens[k + 1]?.pos === 'VERB');
+
+/** "elected for the purpose of doing a job" is not "elected for doing a job" (for a reason, not a purpose). */
+const notBeforeGerund = (tokens: Token[], _from: number, to: number) => {
+  const next = tokens[to + 1];
+  return !(next !== undefined && next.pos === 'VERB' && next.lower.endsWith('ing'));
+};
+
 /** "can" has no infinitive: "would have the ability to" is not "would can". */
-const finiteHave = (tokens: Token[], from: number) => {
+const finiteHave = (tokens: Token[], from: number, to: number) => {
   let k = from - 1;
   while (k >= 0 && tokens[k]!.pos === 'ADV') k--;
   const before = tokens[k];
-  return before === undefined || !(before.pos === 'AUX' || before.pos === 'PART' || before.lower === 'to');
+  return (before === undefined || !(before.pos === 'AUX' || before.pos === 'PART' || before.lower === 'to')) && noCoordinatedInfinitive(tokens, from, to);
 };
 
 /** "exposed to in order to develop" is not "exposed to to develop". */
@@ -87,7 +104,7 @@ export const CLARITY_PHRASES: PhraseRule[] = [
   phrase('despite the fact that', 'although', notAfterBe),
   phrase('at this point in time', 'now'),
   phrase('at the present time', 'now'),
-  phrase('for the purpose of', 'for'),
+  phrase('for the purpose of', 'for', notBeforeGerund),
   phrase('in the event that', 'if'),
   // Not "with respect to" → "about": "the gradient with respect to the weights" is no "about".
   phrase('a myriad of', 'many', beforePluralNoun),
@@ -121,8 +138,8 @@ export const PLAIN_PHRASES: PhraseRule[] = [
   phrase('ensures that', 'makes sure that'),
   phrase('ensured that', 'made sure that'),
   phrase('ensuring that', 'making sure that'),
-  phrase('is able to', 'can'),
-  phrase('are able to', 'can'),
+  phrase('is able to', 'can', noCoordinatedInfinitive),
+  phrase('are able to', 'can', noCoordinatedInfinitive),
   phrase('has the ability to', 'can', finiteHave),
   phrase('have the ability to', 'can', finiteHave),
   phrase('prior to', 'before'),
@@ -193,7 +210,7 @@ export const SWAPS: Swap[] = [
   verb(regular('assist'), regular('help')),
   verb(regular('commence'), regular('start')),
   verb(regular('purchase'), { base: 'buy', third: 'buys', past: 'bought', participle: 'bought', gerund: 'buying' }),
-  verb(regular('endeavor', 'endeavor'), regular('try', 'tri')),
+  verb(regular('endeavor', 'endeavor'), { base: 'try', third: 'tries', past: 'tried', participle: 'tried', gerund: 'trying' }),
   verb({ base: 'delve', third: 'delves', past: 'delved', participle: 'delved', gerund: 'delving' }, { base: 'dig', third: 'digs', past: 'dug', participle: 'dug', gerund: 'digging' }),
   noun('methodology', 'methodologies', 'method', 'methods'),
   noun('assistance', 'assistance', 'help', 'help'),
