@@ -44,7 +44,8 @@ export interface RewriteReviewProps {
   keepTerms: string[];
   decisions: Record<number, Decision>;
   edits: Record<number, string>;
-  onDecide(index: number, decision: Decision): void;
+  /** Decisions taken together (Accept all's hundreds in one update, not one render each). */
+  onDecide(decisions: Record<number, Decision>): void;
   onEdit(index: number, text: string | undefined): void;
   /** An AI check of the page finished before this re-check would run: the one to compare with. */
   hasEarlierCheck?: boolean;
@@ -83,7 +84,9 @@ export function undoText(editor: EditorInfo | undefined): string {
         : editor.acceptAll === 'each-unless-grouped'
           ? ' After Accept all, undo once per accepted suggestion; an editor that keeps its own history may bring several back with one undo.'
           : ' After Accept all, undo once per accepted suggestion.';
-  return `Accepted text is written into the editor and read back before it is marked accepted. ${one}${all}`;
+  // edit-regions.ts: only the changed words are replaced, one part at a time where formatting separates them.
+  const parts = editor.acceptIsOneStep ? ' In a sentence with formatting inside it (bold words, a link), only the changed words are replaced, part by part, so the formatting stays; undo there takes a step per part.' : '';
+  return `Accepted text is written into the editor and read back before it is marked accepted. ${one}${all}${parts}`;
 }
 
 /** The writer's next step when the editor did not take an accepted suggestion. */
@@ -150,10 +153,19 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
       return next;
     });
   const settle = async (index: number, outcome: ApplyOutcome | undefined, text: string) => {
-    if (outcome === 'applied' || outcome === 'withdrawn') onDecide(index, outcome === 'applied' ? 'accepted' : 'withdrawn');
+    if (outcome === 'applied' || outcome === 'withdrawn') onDecide({ [index]: outcome === 'applied' ? 'accepted' : 'withdrawn' });
     if (outcome === 'applied') setFocusNext({ index, action: 'undo' });
     setProblem(index, outcome && (await explain(outcome, text)));
   };
+  // The writer took an accept back with the editor's own undo: pending again (keyed by content,
+  // so a re-accept is not reverted by a later reload of the same list).
+  const undoneKey = (check.undone ?? []).join(',');
+  useEffect(() => {
+    const undone = (check.undone ?? []).filter((index) => decisions[index] === 'accepted');
+    if (undone.length === 0) return;
+    onDecide(Object.fromEntries(undone.map((index) => [index, 'pending' as const])));
+    for (const index of undone) setProblem(index, 'Undone in the editor: the original sentence is back, and this suggestion can be accepted again.');
+  }, [undoneKey]);
   const live = check.live && new Set(check.live);
   const decisionOf = (suggestion: Suggestion): Decision => decisions[suggestion.index] ?? (live && !live.has(suggestion.index) ? 'withdrawn' : 'pending');
 
@@ -171,7 +183,7 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
     const reply = (await browser.tabs.sendMessage(tabId, command, { frameId: check.frameId }).catch(() => undefined)) as { outcome?: ApplyOutcome } | undefined;
     const outcome = reply?.outcome ?? 'no-rewrite';
     if (outcome === 'applied') {
-      onDecide(suggestion.index, 'pending');
+      onDecide({ [suggestion.index]: 'pending' });
       setFocusNext({ index: suggestion.index, action: 'accept' });
       setProblem(suggestion.index, undefined);
       return;
@@ -192,9 +204,26 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
     const wait = APPLY_ANSWER_MS * items.length;
     const reply = await ask<{ outcomes?: Record<number, ApplyOutcome> }>(tabId, check.frameId, { type: 'apply-all', items, deadline: Date.now() + wait }, wait);
     // Items without an outcome were not tried (an earlier one was refused): they stay pending.
+    const outcomeOf = (index: number) => (reply === 'timeout' ? 'timeout' : reply ? reply.outcomes?.[index] : 'no-rewrite');
+    // All decisions and notes in one update each: hundreds of suggestions re-rendered once, not once per suggestion.
+    const decided: Record<number, Decision> = {};
+    const notes: Record<number, string | undefined> = {};
     for (const { index, replacement } of items) {
-      await settle(index, reply === 'timeout' ? 'timeout' : reply ? reply.outcomes?.[index] : 'no-rewrite', replacement);
+      const outcome = outcomeOf(index);
+      if (outcome === 'applied' || outcome === 'withdrawn') decided[index] = outcome === 'applied' ? 'accepted' : 'withdrawn';
+      notes[index] = outcome === 'applied' || outcome === undefined ? undefined : await explain(outcome, replacement);
     }
+    onDecide(decided);
+    setProblems((current) => {
+      const next = { ...current };
+      for (const [index, note] of Object.entries(notes)) {
+        if (note) next[Number(index)] = note;
+        else delete next[Number(index)];
+      }
+      return next;
+    });
+    const firstAccepted = items.find(({ index }) => decided[index] === 'accepted');
+    if (firstAccepted) setFocusNext({ index: firstAccepted.index, action: 'undo' });
     setEditing(undefined);
   };
 
@@ -274,7 +303,7 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
                     <button type="button" onClick={() => setEditing(suggestion.index)}>
                       Edit
                     </button>
-                    <button type="button" data-action="reject" onClick={() => (onDecide(suggestion.index, 'rejected'), setFocusNext({ index: suggestion.index, action: 'reconsider' }))}>
+                    <button type="button" data-action="reject" onClick={() => (onDecide({ [suggestion.index]: 'rejected' }), setFocusNext({ index: suggestion.index, action: 'reconsider' }))}>
                       Reject
                     </button>
                   </p>
@@ -290,7 +319,7 @@ export function RewriteReview({ tabId, check, keepTerms, decisions, edits, onDec
                     </button>
                   )}
                   {decision === 'rejected' && (
-                    <button type="button" data-action="reconsider" onClick={() => (onDecide(suggestion.index, 'pending'), setFocusNext({ index: suggestion.index, action: 'accept' }))}>
+                    <button type="button" data-action="reconsider" onClick={() => (onDecide({ [suggestion.index]: 'pending' }), setFocusNext({ index: suggestion.index, action: 'accept' }))}>
                       Reconsider
                     </button>
                   )}

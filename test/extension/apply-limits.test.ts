@@ -16,11 +16,15 @@ function editor(): { root: HTMLElement; attempts: string[] } {
   document.body.innerHTML = `<div contenteditable="true"><p>${ORIGINAL} The second one stays.</p></div>`;
   const root = document.querySelector<HTMLElement>('[contenteditable]')!;
   const attempts: string[] = [];
-  // An editor that takes beforeinput and renders from its model, as Slate or Lexical do.
+  // An editor that takes beforeinput and renders from its model, as Slate or Lexical do: the
+  // selected text is replaced by the event's data.
   root.addEventListener('beforeinput', (event) => {
     attempts.push(event.inputType);
     const paragraph = root.querySelector('p')!;
-    paragraph.textContent = paragraph.textContent!.replace(ORIGINAL, (event as InputEvent).data ?? '');
+    const range = document.getSelection()!.getRangeAt(0);
+    const text = paragraph.textContent!;
+    const [from, to] = [range.startOffset, range.endOffset];
+    paragraph.textContent = text.slice(0, from) + ((event as InputEvent).data ?? '') + text.slice(to);
     event.preventDefault();
   });
   root.addEventListener('paste', () => attempts.push('paste'));

@@ -1,6 +1,7 @@
 import { askPage } from '../page/bridge.ts';
 import type { Strategy } from './editors.ts';
-import type { FieldTarget, Target } from './target.ts';
+import type { DomTarget, FieldTarget, Target } from './target.ts';
+import { editRegions, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
 
@@ -143,6 +144,13 @@ function drawsFrames(view: Window, ms: number): Promise<boolean> {
   });
 }
 
+/**
+ * Replaces [start, end) (`original`) with `replacement`, changing only the words the
+ * replacement rewrites (edit-regions.ts): the words between keep their formatting, as they
+ * would under the writer's own edit. Parts that formatting separates go in one by one, last
+ * first; if one is not taken, those already in are put back, so the sentence is whole either
+ * way. `at` is where the sentence now starts.
+ */
 export async function applyVerified(
   target: Target,
   start: number,
@@ -151,6 +159,74 @@ export async function applyVerified(
   replacement: string,
   limits: ApplyLimits = APPLY_LIMITS,
 ): Promise<ApplyResult> {
+  const regions = editRegions(original, replacement, joinableIn(target, start));
+  if (regions.length === 0) return applyRange(target, start, end, original, replacement, limits);
+  const result = await applyRegions(target, start, original, regions, limits);
+  // Not applied, the text as before: the whole sentence is left selected (not just the part
+  // tried), so the writer can paste the suggestion over it.
+  if (result.status === 'refused' || result.status === 'reverted') selectText(target, start, end, { focus: true });
+  return result;
+}
+
+/** The parts of a rewrite (edit-regions.ts) applied last first; those in are put back if one is not taken. */
+async function applyRegions(target: Target, start: number, original: string, regions: readonly EditRegion[], limits: ApplyLimits): Promise<ApplyResult> {
+  const until = performance.now() + limits.budgetMs;
+  const applied: { region: EditRegion; at: number }[] = [];
+  let shift = 0; // the writer's typing before the sentence meanwhile
+  let last: ApplyResult | undefined;
+  for (const region of [...regions].reverse()) {
+    const budgetMs = until - performance.now();
+    last =
+      budgetMs < MIN_REGION_BUDGET_MS && applied.length > 0
+        ? { status: 'timeout' }
+        : await applyRange(target, start + shift + region.start, start + shift + region.end, original.slice(region.start, region.end), region.text, { ...limits, budgetMs });
+    if (last.status !== 'applied') {
+      if (applied.length === 0) return last;
+      // The writer's input came between two parts: nothing more is touched, the sentence is left to be checked.
+      if (last.status === 'interrupted' || last.status === 'overlapped') return { status: 'overlapped' };
+      return (await putBack(target, original, applied, limits)) ? last : { status: 'unexpected' };
+    }
+    shift = last.at - start - region.start;
+    applied.push({ region, at: last.at });
+  }
+  return { ...(last as Extract<ApplyResult, { status: 'applied' }>), at: start + shift };
+}
+
+/** A part is not begun with less time than this left (once one is in: the first has the whole budget). */
+const MIN_REGION_BUDGET_MS = 1000;
+
+/**
+ * Puts back the parts already applied (in the order applied: rightmost first, so putting one
+ * back moves none of the others); true when all are back.
+ */
+async function putBack(target: Target, original: string, applied: readonly { region: EditRegion; at: number }[], limits: ApplyLimits): Promise<boolean> {
+  const growth = ({ region }: { region: EditRegion }) => region.text.length - (region.end - region.start);
+  for (const [i, { region, at }] of applied.entries()) {
+    // Parts applied after this one lie before it and moved it by their change in length.
+    const now = at + applied.slice(i + 1).reduce((sum, later) => sum + growth(later), 0);
+    const result = await applyRange(target, now, now + region.text.length, region.text, original.slice(region.start, region.end), { ...limits, budgetMs: ROLLBACK_BUDGET_MS });
+    if (result.status !== 'applied') return false;
+  }
+  return true;
+}
+
+const ROLLBACK_BUDGET_MS = 2000;
+
+/**
+ * Whether [start, end) of the sentence can be replaced as one: in a field or a code editor
+ * always (plain text), in a rich editor when it lies in one text node (no formatting begins or
+ * ends in it).
+ */
+function joinableIn(target: Target, offset: number): (start: number, end: number) => boolean {
+  if (target.kind === 'field' || target.select) return () => true;
+  const model = (target as DomTarget).model();
+  return (start, end) => {
+    const range = model.range(offset + start, offset + end);
+    return range !== undefined && range.startContainer === range.endContainer && range.startContainer.nodeType === Node.TEXT_NODE;
+  };
+}
+
+async function applyRange(target: Target, start: number, end: number, original: string, replacement: string, limits: ApplyLimits): Promise<ApplyResult> {
   const before = target.readText();
   if (before.slice(start, end) !== original) return { status: 'stale' };
   const view = target.element.ownerDocument.defaultView ?? window;

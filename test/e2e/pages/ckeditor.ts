@@ -1,10 +1,10 @@
-import { ClassicEditor, Essentials, Paragraph, type ModelElement, type ModelText } from 'ckeditor5';
-import { PAGE_TEXT } from './text.ts';
+import { Bold, ClassicEditor, Essentials, Italic, Link, Paragraph, type ModelElement, type ModelText } from 'ckeditor5';
+import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
 
 const editor = await ClassicEditor.create(document.querySelector<HTMLElement>('#editor')!, {
   licenseKey: 'GPL',
-  plugins: [Essentials, Paragraph],
-  initialData: `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`,
+  plugins: [Essentials, Paragraph, Bold, Italic, Link],
+  initialData: formattedPage() ? FORMATTED_HTML : `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`,
 });
 Object.assign(window, {
   // The document as CKEditor's model holds it, one line per paragraph.

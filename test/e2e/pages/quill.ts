@@ -1,8 +1,9 @@
 import Quill from 'quill';
-import { PAGE_TEXT } from './text.ts';
+import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
 
 const quill = new Quill('#editor', {});
-quill.setText(`${PAGE_TEXT}\nA second paragraph, written by me on a Tuesday.\n`);
+if (formattedPage()) quill.clipboard.dangerouslyPasteHTML(FORMATTED_HTML);
+else quill.setText(`${PAGE_TEXT}\nA second paragraph, written by me on a Tuesday.\n`);
 // A loaded document starts with an empty undo history, as in a real app.
 (quill.getModule('history') as { clear(): void }).clear();
 Object.assign(window, { editorText: () => quill.getText() });

@@ -1,10 +1,10 @@
 import { Editor } from '@tiptap/core';
 import StarterKit from '@tiptap/starter-kit';
-import { PAGE_TEXT } from './text.ts';
+import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
 
 const editor = new Editor({
   element: document.querySelector('#editor')!,
   extensions: [StarterKit],
-  content: `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`,
+  content: formattedPage() ? FORMATTED_HTML : `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`,
 });
 Object.assign(window, { editorText: () => editor.getText({ blockSeparator: '\n' }) });

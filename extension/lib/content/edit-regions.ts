@@ -1,0 +1,95 @@
+import { diffWordsWithSpace } from 'diff';
+
+/** A part of a sentence to replace: [start, end) in the sentence's offsets, and what goes there. */
+export interface EditRegion {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The parts of `original` that `replacement` rewrites, word by word, so that an editor is
+ * asked to replace only those: the words between them keep their formatting (bold, a link),
+ * which replacing the whole sentence would lose. Two parts are merged when `joinable` says
+ * the text from the first's start to the second's end holds nothing to lose (one run of the
+ * editor's text: no formatting begins or ends in it), or when only a space is between them;
+ * every part replaces at least one character with at least one, since some
+ * editors mishandle an empty insertion or deletion. Applied in turn, the parts turn
+ * `original` into `replacement` exactly.
+ */
+export function editRegions(original: string, replacement: string, joinable: (start: number, end: number) => boolean): EditRegion[] {
+  if (original === replacement) return [];
+  const regions: EditRegion[] = [];
+  let at = 0;
+  for (const part of diffWordsWithSpace(original, replacement)) {
+    if (!part.added && !part.removed) {
+      at += part.value.length;
+      continue;
+    }
+    const last = regions.at(-1);
+    const region = last && last.end === at ? last : { start: at, end: at, text: '' };
+    if (region !== last) regions.push(region);
+    if (part.removed) region.end = at += part.value.length;
+    else region.text += part.value;
+  }
+  for (const region of regions) {
+    if (region.start < region.end && region.text !== '') continue;
+    // An insertion or a deletion takes in a neighbouring character (a whole code point): the one before, else after.
+    if (region.start > 0) {
+      const before = original.codePointAt(region.start - 2)! > 0xffff ? 2 : 1;
+      region.text = original.slice(region.start - before, region.start) + region.text;
+      region.start -= before;
+    } else if (region.end < original.length) {
+      const after = original.codePointAt(region.end)! > 0xffff ? 2 : 1;
+      region.text += original.slice(region.end, region.end + after);
+      region.end += after;
+    }
+  }
+  const merged: EditRegion[] = [];
+  for (const region of regions) {
+    const previous = merged.at(-1);
+    // Parts only a space apart merge too, unless formatting begins or ends in the space: their
+    // words were replaced together, and the new ones take one formatting, the first part's.
+    const spaceApart = previous !== undefined && /^\s+$/.test(original.slice(previous.end, region.start)) && joinable(previous.end, region.start);
+    if (previous && (previous.end >= region.start || spaceApart || joinable(previous.start, region.end))) {
+      // A character both took in (a one-character gap) is in both texts: once is enough.
+      const shared = Math.max(0, previous.end - region.start);
+      previous.text += original.slice(previous.end, region.start) + region.text.slice(shared);
+      previous.end = region.end;
+    } else merged.push(region);
+  }
+  // A space both sides share stays out of the part, so that a part rarely begins or ends at a
+  // formatting boundary: an editor inserting there may carry the bold of the words before.
+  for (const region of merged) {
+    while (region.end - region.start > 1 && region.text.length > 1 && /\s/.test(region.text[0]!) && original[region.start] === region.text[0]) {
+      region.start++;
+      region.text = region.text.slice(1);
+    }
+    while (region.end - region.start > 1 && region.text.length > 1 && /\s/.test(region.text.at(-1)!) && original[region.end - 1] === region.text.at(-1)) {
+      region.end--;
+      region.text = region.text.slice(0, -1);
+    }
+  }
+  // A part that replaces a whole formatted run and words beside it begins at the space before
+  // the run: its new words then take the formatting around them, not that of the run they
+  // replace ("plays a **crucial role** in" → "is central to", not "is central **to**").
+  merged.forEach((region, i) => {
+    const before = region.start - 1;
+    if (before < 0 || !/\s/.test(original[before]!) || (merged[i - 1]?.end ?? -1) >= before) return;
+    if (joinable(before, region.start + 1) || joinable(region.start, region.end)) return;
+    region.start = before;
+    region.text = original[before] + region.text;
+  });
+  return merged;
+}
+
+/** `original` with `regions` (sorted, not overlapping) replaced: what applying them all gives. */
+export function withRegions(original: string, regions: readonly EditRegion[]): string {
+  let text = '';
+  let at = 0;
+  for (const region of regions) {
+    text += original.slice(at, region.start) + region.text;
+    at = region.end;
+  }
+  return text + original.slice(at);
+}
