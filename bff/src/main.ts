@@ -53,7 +53,7 @@ To connect the browser extension (${built}):
   Firefox: load extension/.output/firefox-mv3/manifest.json as a temporary add-on
            (about:debugging, This Firefox), then restart this BFF with the
            BFF_ALLOWED_ORIGINS=... line its options page shows.
-  In the extension's options, set the BFF address to ${bff.url} and paste the token.
+  In the extension's options, open Advanced, set the server address to ${bff.url} and paste the token.
 Allowed extension origins now: ${config.allowedOrigins.join(', ') || 'none'}.
 Add more members with: npm run members -- add NAME
 `);

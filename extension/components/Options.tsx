@@ -87,7 +87,7 @@ function Account({ settings, signedIn, token, onChange }: { settings: Settings; 
       ) : (
         <>
           <p data-testid="account">
-            {token ? `Connected to ${hostOf(settings.bffUrl)} with a member token (see Advanced).` : 'Not signed in. Checks go through your team\'s Redline server, so sign in first.'}
+            {token ? `Using ${hostOf(settings.bffUrl)} with a member token (see Advanced; Test connection there checks it).` : 'Not signed in. Checks go through your team\'s Redline server, so sign in first.'}
           </p>
           <form
             onSubmit={(event) => {
@@ -182,11 +182,19 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
     event.preventDefault();
     if (urlError || tokenError) return;
     const address = url.trim().replace(/\/+$/, '');
+    // A token the server refuses is not kept: the page would say it is connected with it. An
+    // unreachable server does not stop the save (it may not be up yet), and the note says so.
+    let unverified: string | undefined;
+    if (token.trim()) {
+      const check = await getUsage({ url: address, token: token.trim() });
+      if (!check.ok && check.error.status === 401) return setNote({ ok: false, text: `Not saved: ${check.error.message}` });
+      if (!check.ok) unverified = check.error.message;
+    }
     // A grant belongs to its server, and a pasted token replaces a sign-in: one way in at a time.
     if (signedIn && (token.trim() || address !== signedIn.server)) await signOut();
     await updateSettings({ bffUrl: address });
     await tokenItem.setValue(token.trim());
-    setNote({ ok: true, text: 'Saved.' });
+    setNote(unverified ? { ok: false, text: `Saved, but not verified: ${unverified}` } : { ok: true, text: 'Saved.' });
     await onChange();
   };
 

@@ -86,7 +86,7 @@ export function Popup() {
       <LastResult tabId={tabId} />
       <section aria-labelledby="budget-heading">
         <h2 id="budget-heading">Words left</h2>
-        {!usage && !error && <p class="muted">Connecting to {settings?.bffUrl ?? 'the BFF'}…</p>}
+        {!usage && !error && <p class="muted">Connecting to {settings?.bffUrl ?? 'your team’s Redline server'}…</p>}
         {error && (
           <p class="error" role="alert" data-testid="connection">
             {error.message}

@@ -105,7 +105,7 @@ export function ReviewPanel() {
                 hasEarlierCheck={checks.detector?.status === 'done'}
                 decisions={decisions}
                 edits={edits}
-                onDecide={(index, decision) => setDecisions((current) => ({ ...current, [index]: decision }))}
+                onDecide={(decided) => setDecisions((current) => ({ ...current, ...decided }))}
                 onEdit={(index, text) =>
                   setEdits((current) => {
                     const next = { ...current };

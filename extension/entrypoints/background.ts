@@ -118,7 +118,7 @@ export default defineBackground(() => {
       return handleCheck(message, sender.tab, sender.frameId ?? 0);
     }
     if (message.type === 'live' && sender.tab?.id !== undefined) {
-      return setLiveItems(sender.tab.id, message.product, message.indices);
+      return setLiveItems(sender.tab.id, message.product, message.indices, message.undone);
     }
     if (message.type === 'ignored' && sender.tab?.id !== undefined) {
       return setIgnoredItems(sender.tab.id, message.product, message.indices);

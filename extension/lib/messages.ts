@@ -55,7 +55,13 @@ export const ContentCommand = z.union([
 export type ContentCommand = z.infer<typeof ContentCommand>;
 
 /** Content → background: which result items are still in the page's text after an edit. */
-export const LiveItems = z.object({ type: z.literal('live'), product: PRODUCT, indices: z.array(z.number()) });
+export const LiveItems = z.object({
+  type: z.literal('live'),
+  product: PRODUCT,
+  indices: z.array(z.number()),
+  /** Accepted suggestions the writer took back with the editor's own undo. */
+  undone: z.optional(z.array(z.number())),
+});
 
 /** Content → background: result items the writer chose to ignore in this document. */
 export const IgnoredItems = z.object({ type: z.literal('ignored'), product: PRODUCT, indices: z.array(z.number()) });

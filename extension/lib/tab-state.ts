@@ -22,6 +22,8 @@ export interface TabCheck {
   suggestions?: Suggestion[];
   /** Result items still found in the page's text; absent until the page reports an edit. */
   live?: number[];
+  /** Accepted suggestions the writer took back with the editor's own undo (pending again). */
+  undone?: number[];
   /** What was checked: a page's main text (with its title); absent for an editor, field or selection. */
   scope?: 'page';
   title?: string;
@@ -60,11 +62,12 @@ export async function setTabCheck(tabId: number, url: string, check: TabCheck): 
   await storage.setItem(keyOf(tabId), state);
 }
 
-export async function setLiveItems(tabId: number, product: ProductName, indices: number[]): Promise<void> {
+export async function setLiveItems(tabId: number, product: ProductName, indices: number[], undone?: number[]): Promise<void> {
   const state = await getTabState(tabId);
   const check = state?.checks[product];
   if (!state || !check) return;
   check.live = indices;
+  if (undone) check.undone = undone;
   await storage.setItem(keyOf(tabId), state);
 }
 

@@ -40,8 +40,14 @@ test('options: plain words first, the technical settings under Advanced, which v
   await options.getByRole('button', { name: 'Test connection' }).click();
   await expect(options.getByTestId('test-result')).toHaveText(/Can't reach your team's Redline server/);
   await options.getByLabel('Server address').fill(stack.bffUrl);
+  // A well-formed token the server does not know is not kept.
+  await options.getByLabel('Member token').fill(`rl_${'A'.repeat(43)}`);
+  await advanced.getByRole('button', { name: 'Save' }).click();
+  await expect(advanced.getByText(/^Not saved: .*unknown or revoked/)).toBeVisible();
+  await options.getByLabel('Member token').fill(stack.token);
   await advanced.getByRole('button', { name: 'Save' }).click();
   await expect(advanced.getByText('Saved.')).toBeVisible();
+  await expect(options.getByTestId('account')).toContainText('with a member token');
   await options.close();
 });
 

@@ -15,6 +15,6 @@ export function legendList(): HTMLUListElement {
     list.append(li);
   };
   SCORE_BANDS.forEach((band, i) => item(AI_LEVELS[i]!.name, 'Text', `${band.label}: labelled AI, ${bandRange(band)}`));
-  item(SOURCE_HIGHLIGHT.name, 'Text', 'Similar to a source found online');
+  item(SOURCE_HIGHLIGHT.name, 'Text', 'Similar to a known source');
   return list;
 }

@@ -21,10 +21,14 @@ interface Match {
 }
 
 export interface DetectEnvelope {
+  /** `offline`: the team server's built-in analyzer answered, not the service. */
+  source?: 'upstream' | 'offline';
   result: { data: { details: { chunks?: Chunk[]; ai_percentage: number } } };
 }
 
 export interface PlagiarismEnvelope {
+  /** `offline`: the team server's own source folder answered, not the service. */
+  source?: 'upstream' | 'offline';
   result: { result: { results: Match[]; plagiarism_score: number } };
 }
 

@@ -34,7 +34,18 @@ const OVERLAPPED = 'You typed in this sentence while the rewrite was going in. R
 const TYPING_PAUSE_MS = 250;
 const PRODUCT_LABEL: Record<ProductName, string> = { detector: 'Checking for AI writing', humanizer: 'Humanizing', plagiarism: 'Checking sources' };
 
-type TrackedSpan = Span & { index: number };
+/**
+ * `lead` and `trail`: for a suggestion, the characters just before and after its sentence when
+ * it was made. A rewrite is written for its place (it starts a sentence, it ends one); once the
+ * writer changed what is around it (deleted the full stop before it), it no longer fits.
+ */
+type TrackedSpan = Span & { index: number; lead?: string; trail?: string };
+
+/** Whether the text around a suggestion is still what it was written for. */
+function fitsItsPlace(text: string, span: TrackedSpan): boolean {
+  if (span.lead === undefined || span.trail === undefined) return true;
+  return text.slice(Math.max(0, span.start - span.lead.length), span.start) === span.lead && text.slice(span.end, span.end + span.trail.length) === span.trail;
+}
 
 /** The textarea highlighter, once loaded (on-demand.ts: it is only needed where a field is checked). */
 let Mirror: typeof FieldHighlighter | undefined;
@@ -113,6 +124,10 @@ export class PageSession {
    * the original it replaced. A span an edit touches is dropped (it was edited since).
    */
   #accepted = new Map<number, { span: Span; original: string; replacement: string }>();
+  /** Accepted suggestions the writer took back with the editor's own undo: pending again, the panel hears. */
+  #undone = new Set<number>();
+  /** The accepted suggestion the panel's Undo is putting back: not the editor's undo. */
+  #undoing: number | undefined;
   /**
    * What the last check's first draw needs, made ready while the check runs: a field's mirror
    * (see FieldHighlighter.prepare), an editor's text model (kept current from its mutations).
@@ -238,7 +253,8 @@ export class PageSession {
     const envelope = reply.response;
     if (product === 'humanizer') {
       const suggestions = reply.suggestions ?? [];
-      this.#track({ product, target, text, spans: suggestions, envelope, ignored: [] });
+      const spans = suggestions.map((span) => ({ ...span, lead: text.slice(Math.max(0, span.start - 2), span.start), trail: text.slice(span.end, span.end + 1) }));
+      this.#track({ product, target, text, spans, envelope, ignored: [] });
       // Accepting comes next: the apply is loaded now, not while the writer waits on it.
       void onDemand('apply').catch(() => {});
       this.#toast.show(`The rewrite is ready: ${suggestions.length} suggestion${suggestions.length === 1 ? '' : 's'}.`, {
@@ -257,9 +273,15 @@ export class PageSession {
     if (product === 'detector') this.#showDetection(this.#tracked.get('detector')!);
     else {
       const score = (envelope as PlagiarismEnvelope).result.result.plagiarism_score;
+      // Offline, the team server searched only its own folder of sources (README, "Source check").
+      const offline = (envelope as PlagiarismEnvelope).source === 'offline';
+      const where = offline ? "in your team server's own source folder (offline mode: no web search)" : 'found online';
       this.#toast.show(`${spans.length} sentence${spans.length === 1 ? '' : 's'} with a similar source`, {
-        detail: `${roundedShare(score)} of the text is similar to sources found online${ignored.length ? ` · ${ignored.length} ignored on this page` : ''}.`,
-        note: 'No match is not proof of originality: the check is not exhaustive.',
+        detail: `${roundedShare(score)} of the text is similar to sources ${where}${ignored.length ? ` · ${ignored.length} ignored on this page` : ''}.`,
+        note:
+          offline
+            ? 'No match is not proof of originality: offline, only the sources your team added were searched.'
+            : 'No match is not proof of originality: the check is not exhaustive.',
         legend: true,
         actions: [review, this.#dismiss()],
       });
@@ -291,9 +313,11 @@ export class PageSession {
     const drawn = unseen
       ? ` labelled AI: this editor shows its text over a hidden field, so ${count === 1 ? 'it cannot be' : 'they cannot be'} highlighted here (see the side panel)`
       : ` labelled AI ${count === 1 ? 'is' : 'are'} highlighted`;
+    // Offline, the team server's built-in analyzer answered: a rougher first pass than the service (README, "Detector").
+    const offline = (tracked.envelope as DetectEnvelope).source === 'offline' ? ' Offline mode: your team server’s built-in analyzer, a rough first pass.' : '';
     this.#toast.show(`${verdict} is in sentences labelled AI`, {
       detail: `${checked}${count.toLocaleString()} sentence${count === 1 ? '' : 's'}${drawn}${ignored}${tracked.edited ? ' (as checked; edited since)' : ''}.`,
-      note: SIGNALS_NOT_PROOF,
+      note: `${SIGNALS_NOT_PROOF}${offline}`,
       legend: true,
       actions: [review, this.#dismiss()],
       topic: 'detector',
@@ -359,7 +383,7 @@ export class PageSession {
         const countBefore = tracked.spans.length;
         const editedBefore = tracked.edited === true;
         tracked.spans = remapSpans(tracked.text, text, tracked.spans, edit);
-        if (tracked.product === 'humanizer') this.#remapAccepted(tracked.text, text, edit);
+        if (tracked.product === 'humanizer') this.#remapAccepted(tracked, tracked.text, text, edit);
         tracked.text = text;
         tracked.edited = true;
         const count = tracked.spans.length;
@@ -428,7 +452,8 @@ export class PageSession {
     const notice = () => {
       this.#liveNotice = 0;
       for (const tracked of this.#tracked.values()) {
-        void browser.runtime.sendMessage({ type: 'live', product: tracked.product, indices: tracked.spans.map((span) => span.index) }).catch(() => {});
+        const undone = tracked.product === 'humanizer' ? { undone: [...this.#undone] } : {};
+        void browser.runtime.sendMessage({ type: 'live', product: tracked.product, indices: tracked.spans.map((span) => span.index), ...undone }).catch(() => {});
       }
     };
     this.#liveNotice = typeof requestIdleCallback === 'function' ? requestIdleCallback(notice, { timeout: 1000 }) : window.setTimeout(notice, 200);
@@ -676,7 +701,7 @@ export class PageSession {
     const tracked = this.#tracked.get('humanizer');
     if (!tracked) return 'no-rewrite';
     const span = tracked.spans.find((candidate) => candidate.index === index);
-    if (!span) return 'withdrawn';
+    if (!span || !fitsItsPlace(tracked.text, span)) return 'withdrawn';
     const original = tracked.text.slice(span.start, span.end);
     const { outcome, at } = await this.#applyRange(tracked, span.start, span.end, replacement, limits);
     if (outcome === 'applied') this.#rememberAccepted(index, at, replacement, original);
@@ -685,11 +710,31 @@ export class PageSession {
 
   #rememberAccepted(index: number, start: number, replacement: string, original: string): void {
     this.#accepted.set(index, { span: { start, end: start + replacement.length }, original, replacement });
+    if (this.#undone.delete(index)) this.#noticeLive();
   }
 
-  #remapAccepted(before: string, after: string, edit: ReturnType<typeof diffText>): void {
+  /**
+   * Follows the accepted suggestions through an edit. One the edit turned back into its
+   * original, where it was (the editor's own undo), is a suggestion again: its span is live and
+   * the panel hears it is no longer accepted.
+   */
+  #remapAccepted(tracked: Tracked, before: string, after: string, edit: ReturnType<typeof diffText>): void {
     const entries = [...this.#accepted].map(([index, entry]) => ({ ...entry, ...entry.span, index })).sort((a, b) => a.start - b.start);
-    this.#accepted = new Map(remapSpans(before, after, entries, edit).map(({ index, start, end, original, replacement }) => [index, { span: { start, end }, original, replacement }]));
+    const kept = remapSpans(before, after, entries, edit);
+    this.#accepted = new Map(kept.map(({ index, start, end, original, replacement }) => [index, { span: { start, end }, original, replacement }]));
+    const dropped = entries.filter((entry) => !this.#accepted.has(entry.index) && entry.index !== this.#undoing);
+    const reverted = (some: typeof dropped) => some.reduceRight((text, entry) => text.slice(0, entry.start) + entry.original + text.slice(entry.end), before);
+    // All of them at once (one undo of an Accept all that was one edit), else each alone.
+    const undone = dropped.length > 1 && reverted(dropped) === after ? [dropped] : dropped.filter((entry) => reverted([entry]) === after).map((entry) => [entry]);
+    for (const group of undone) {
+      let shift = 0;
+      for (const entry of group) {
+        const start = entry.start + shift;
+        tracked.spans = [...tracked.spans, { index: entry.index, start, end: start + entry.original.length }].sort((a, b) => a.start - b.start);
+        this.#undone.add(entry.index);
+        shift += entry.original.length - (entry.end - entry.start);
+      }
+    }
   }
 
   /**
@@ -706,7 +751,8 @@ export class PageSession {
       this.#accepted.delete(index);
       return 'withdrawn';
     }
-    const { outcome, at: start } = await this.#applyRange(tracked, accepted.span.start, accepted.span.end, accepted.original, APPLY_LIMITS);
+    this.#undoing = index;
+    const { outcome, at: start } = await this.#applyRange(tracked, accepted.span.start, accepted.span.end, accepted.original, APPLY_LIMITS).finally(() => (this.#undoing = undefined));
     if (outcome === 'applied') {
       this.#accepted.delete(index);
       tracked.spans = [...tracked.spans, { index, start, end: start + accepted.original.length }].sort((a, b) => a.start - b.start);
@@ -754,8 +800,9 @@ export class PageSession {
     const found = items
       .map((item) => ({ ...item, span: tracked.spans.find((candidate) => candidate.index === item.index) }))
       .filter((item): item is typeof item & { span: TrackedSpan } => {
-        if (!item.span) outcomes[item.index] = 'withdrawn';
-        return item.span !== undefined;
+        const fits = item.span !== undefined && fitsItsPlace(tracked.text, item.span);
+        if (!fits) outcomes[item.index] = 'withdrawn';
+        return fits;
       })
       .sort((a, b) => a.span.start - b.span.start);
     if (found.length === 0) return outcomes;
@@ -856,7 +903,7 @@ export class PageSession {
     const retryAction = { label: 'Retry', primary: true, run: retry };
     const details: string[] = [];
     if (error.remainingWords !== undefined) details.push(`${error.remainingWords.toLocaleString()} words remain`);
-    const note = details.length ? details.join(' · ') : error.code === 'bff_unreachable' || error.code === 'not_configured' ? 'Open the extension options to set the BFF address and token.' : undefined;
+    const note = details.length ? details.join(' · ') : error.code === 'bff_unreachable' || error.code === 'not_configured' ? 'Open the extension options to sign in, or to check the server address.' : undefined;
     if (error.retryAfterSeconds) {
       const wait = error.retryAfterSeconds;
       const countdown = (seconds: number) => (seconds < wait ? `${error.message} Retry in ${wait - seconds} s.` : undefined);
