@@ -45,15 +45,22 @@ export function Popup() {
   const [error, setError] = useState<CheckError>();
   const [hostname, setHostname] = useState<string>();
 
+  // Words left, again after each check of this page finishes (one started from this popup included).
+  const state = useTabState(tabId);
+  const finished = PRODUCTS.map((product) => state?.checks[product])
+    .filter((check) => check?.status === 'done')
+    .map((check) => check!.operationId)
+    .join(',');
+  useEffect(() => {
+    void getSettings().then(setSettings);
+  }, []);
   useEffect(() => {
     void (async () => {
-      const current = await getSettings();
-      setSettings(current);
       const result = await withConnection((connection) => getUsage(connection));
-      if (result.ok) setUsage(result.value);
+      if (result.ok) (setUsage(result.value), setError(undefined));
       else setError(result.error);
     })();
-  }, []);
+  }, [finished]);
   useEffect(() => {
     if (tabId === undefined) return;
     void browser.tabs.get(tabId).then(

@@ -243,6 +243,8 @@ test('item 7: the popup shows this page’s last result, runs the three checks a
     await popup.getByRole('button', { name: 'Humanize' }).click();
     await waitForToast(page, /rewrite is ready/);
     await expect(popup.getByTestId('last-result')).toContainText(/Rewrite: Rewrite with \w+: \d+ suggestions?/);
+    // Words left follow the checks without reopening the popup.
+    await expect(popup.getByTestId('usage')).toContainText(`${(5000 - words).toLocaleString('en-US')} of 5,000 words left`);
 
     await popup.reload();
     await expect(popup.getByTestId('usage')).toContainText(`${(5000 - words).toLocaleString('en-US')} of 5,000 words left`);
