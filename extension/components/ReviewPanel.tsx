@@ -58,6 +58,13 @@ export function ReviewPanel() {
   const rewrite = checks.humanizer?.response as BffHumanizeResponse | undefined;
   const chosen = describeModel(model, rewrite?.source);
   const used = rewrite && describeModel(rewrite.result.model_used, rewrite.source);
+  // Another model's rewrite of the same text that came out the same: said, or "Rewrite again" looks broken.
+  const earlier = state?.previous?.humanizer;
+  const earlierRewrite = earlier?.status === 'done' ? (earlier.response as BffHumanizeResponse | undefined) : undefined;
+  const sameAsEarlier =
+    rewrite && earlierRewrite && earlier!.text === checks.humanizer!.text && earlierRewrite.result.model_used !== rewrite.result.model_used && earlierRewrite.result.humanized_text === rewrite.result.humanized_text
+      ? describeModel(earlierRewrite.result.model_used, earlierRewrite.source)
+      : undefined;
   const frameId = (checks.detector ?? checks.humanizer ?? checks.plagiarism)?.frameId;
   return (
     <main>
@@ -78,6 +85,11 @@ export function ReviewPanel() {
               {used && (
                 <p data-testid="model-used">
                   Rewritten by <strong>{used.name}</strong>: {used.description}
+                </p>
+              )}
+              {sameAsEarlier && used && (
+                <p class="muted" data-testid="same-rewrite">
+                  {used.name} made the same suggestions as {sameAsEarlier.name} for this text: both make only these edits here. Another model may change more.
                 </p>
               )}
               <p class="row">

@@ -1,3 +1,4 @@
+import { humanize as rewriteOffline } from '@redline/shared/analysis';
 import { test, expect } from './fixtures.ts';
 import { cardText, overlayMarks, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
@@ -57,6 +58,12 @@ test('the side panel rewrites with another model and remembers it', async ({ pag
   await panel.getByLabel('Model').selectOption('lexi'); // by value
   await panel.getByRole('button', { name: 'Rewrite again' }).click();
   await expect(panel.getByTestId('model-used')).toContainText('Rewritten by Lexi');
+  // Two models whose rewrites of this text are the same: the panel says so, or "Rewrite again" would look broken.
+  const text = await page.locator('#field').inputValue();
+  const same = rewriteOffline(text, 'cognia').humanized_text === rewriteOffline(text, 'lexi').humanized_text;
+  if (same) await expect(panel.getByTestId('same-rewrite')).toContainText('Lexi made the same suggestions as Cognia');
+  else await expect(panel.getByTestId('same-rewrite')).toHaveCount(0);
+  console.log(`cognia and lexi ${same ? 'agree' : 'differ'} on the page's text`);
   const settings = await stack.serviceWorker.evaluate(async () => (await (globalThis as any).chrome.storage.local.get('settings')).settings);
   expect(settings.defaultModel).toBe('lexi');
   await panel.close();
