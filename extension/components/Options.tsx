@@ -87,7 +87,7 @@ function Account({ settings, signedIn, token, onChange }: { settings: Settings; 
       ) : (
         <>
           <p data-testid="account">
-            {token ? `Using ${hostOf(settings.bffUrl)} with a member token (see Advanced; Test connection there checks it).` : 'Not signed in. Checks go through your team\'s Redline server, so sign in first.'}
+            {token ? `Using ${hostOf(settings.bffUrl)} with a member token (see Advanced, where it can be checked).` : 'Not signed in. Checks go through your team\'s Redline server, so sign in first.'}
           </p>
           <form
             onSubmit={(event) => {

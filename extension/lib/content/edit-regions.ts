@@ -58,18 +58,23 @@ export function editRegions(original: string, replacement: string, joinable: (st
       previous.end = region.end;
     } else merged.push(region);
   }
-  // A space both sides share stays out of the part, so that a part rarely begins or ends at a
-  // formatting boundary: an editor inserting there may carry the bold of the words before.
+  // A space both sides share at a part's start stays out of it, so that a part rarely begins at
+  // a formatting boundary: an editor inserting there may carry the bold of the words before.
   for (const region of merged) {
     while (region.end - region.start > 1 && region.text.length > 1 && /\s/.test(region.text[0]!) && original[region.start] === region.text[0]) {
       region.start++;
       region.text = region.text.slice(1);
     }
-    while (region.end - region.start > 1 && region.text.length > 1 && /\s/.test(region.text.at(-1)!) && original[region.end - 1] === region.text.at(-1)) {
-      region.end--;
-      region.text = region.text.slice(0, -1);
-    }
   }
+  // A part that ends just before a space takes the space in (and puts it back): a space left at
+  // the start of the text after a replaced range becomes a no-break space in Chromium, which an
+  // editor's model then keeps (Milkdown, measured).
+  merged.forEach((region, i) => {
+    const next = merged[i + 1]?.start ?? original.length + 1;
+    if (region.end + 1 >= next || !/\s/.test(original[region.end] ?? '') || /\s$/.test(region.text)) return;
+    region.text += original[region.end];
+    region.end++;
+  });
   // A part that replaces a whole formatted run and words beside it begins at the space before
   // the run: its new words then take the formatting around them, not that of the run they
   // replace ("plays a **crucial role** in" → "is central to", not "is central **to**").
