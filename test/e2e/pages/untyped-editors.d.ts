@@ -6,6 +6,7 @@ declare module 'quill1' {
     setText(text: string): void;
     getText(): string;
     getModule(name: string): unknown;
+    clipboard: { dangerouslyPasteHTML(html: string): void };
   }
 }
 

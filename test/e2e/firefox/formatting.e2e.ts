@@ -1,0 +1,143 @@
+import type { Frame, Page } from 'puppeteer-core';
+import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
+import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
+import { test, expect, type FirefoxStack } from './fixtures.ts';
+import { textOf } from './probes.ts';
+
+// formatting.e2e.ts in Debian's Firefox ESR with the Firefox build: Accept all on a text with
+// formatting inside its AI sentences (bold words, a link, an italic opener) changes only the
+// words the rewrite changes, so the bold and the link stay on the words it kept and the italic
+// does not spread; the panel says Accepted only with the model holding the text, and undo
+// (Ctrl+Z, repeated) brings back the original exactly, formatting and all.
+const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
+const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
+
+interface EditorCase {
+  name: string;
+  page: string;
+  root: string;
+  frame?(tab: Page): Frame | undefined;
+  focus?: string;
+  bold?: string;
+  italic?: string;
+}
+
+// Over BiDi, Firefox reports the about:srcdoc frame with its parent's URL: it is the page's one child frame.
+const tinymceFrame = (tab: Page) => tab.frames().find((frame) => frame !== tab.mainFrame());
+
+const EDITORS: EditorCase[] = [
+  { name: 'contenteditable', page: 'plain', root: '#editor' },
+  { name: 'Quill', page: 'quill', root: '.ql-editor' },
+  { name: 'Tiptap', page: 'tiptap', root: '.ProseMirror' },
+  { name: 'CKEditor 5', page: 'ckeditor', root: '.ck-editor__editable' },
+  { name: 'Lexical', page: 'lexical', root: '#editor' },
+  { name: 'Slate', page: 'slate', root: '[data-slate-editor]' },
+  { name: 'Draft.js', page: 'draft', root: '.public-DraftEditor-content', bold: 'span[style*="font-weight: bold"]', italic: 'span[style*="font-style: italic"]' },
+  { name: 'Trix', page: 'trix', root: 'trix-editor' },
+  { name: 'Squire', page: 'squire', root: '#editor', bold: 'strong, b' },
+  { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', bold: 'strong, b' },
+  { name: 'Summernote', page: 'summernote', root: '.note-editable', bold: 'strong, b' },
+  { name: 'medium-editor', page: 'medium', root: '#editor', bold: 'strong, b' },
+  { name: 'TinyMCE', page: 'tinymce', root: 'body#tinymce', frame: tinymceFrame },
+  { name: 'Editor.js', page: 'editorjs', root: '.codex-editor__redactor', focus: '.ce-paragraph', bold: 'b' },
+  { name: 'TOAST UI (WYSIWYG)', page: 'toastui', root: '.toastui-editor-ww-container .ProseMirror' },
+  { name: 'BlockNote', page: 'blocknote', root: '.bn-container .ProseMirror' },
+  { name: 'Milkdown', page: 'milkdown', root: '#editor .ProseMirror' },
+  { name: 'Quill 1', page: 'quill1', root: '.ql-editor' },
+].filter((editor) => !process.env.EDITORS || process.env.EDITORS.split(',').includes(editor.page));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
+  let value = await read();
+  for (const until = Date.now() + ms; !done(value) && Date.now() < until; await sleep(100)) value = await read();
+  return value;
+}
+
+/** The editor's own model's text (Editor.js reads it back asynchronously); a bare contenteditable's as the writer sees it. */
+const modelText = async (tab: Page, frame: Frame, root: string): Promise<string> => {
+  const text = await tab.evaluate(async () => (window as unknown as { editorText?(): string | Promise<string> }).editorText?.());
+  return (text ?? (await frame.$eval(root, (element) => (element as HTMLElement).innerText))).replace(/\u00a0/g, ' ');
+};
+
+const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
+  frame.$eval(root, (element, name) => [...element.querySelectorAll(name)].map((node) => node.textContent ?? ''), selector);
+
+const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
+
+/** The sidebar's page for `tab` in a window of its own, so the editor's page stays visible beside it (as a real sidebar is). */
+async function sidebarWindow(tab: Page, firefox: FirefoxStack): Promise<Page> {
+  const url = `${firefox.origin}/sidepanel.html?tabId=${await firefox.tabIdOf(tab)}`;
+  const page = await firefox.browser.newPage({ type: 'window' });
+  void page.goto(url, { timeout: 0 }).catch(() => {});
+  await poll(() => page.evaluate((url) => location.href === url && document.readyState === 'complete', url).catch(() => false), Boolean, 10_000);
+  return page;
+}
+
+for (const editor of EDITORS) {
+  test(`Firefox ${editor.name}: accepting a rewrite keeps the formatting of the words it kept`, async ({ tab, firefox }) => {
+    test.setTimeout(120_000);
+    // DEFECT (found here, not fixed): in Firefox, TinyMCE's insertContent (the editor-api path)
+    // puts a part's new words into the link or bold that follows the part, and moves a kept
+    // space into a bold run: after Accept all, `Today,<strong> artificial intelligence</strong>
+    // &nbsp;<a>is central to fostering innovation</a>` and `must&nbsp;<strong>use comprehensive
+    // tools</strong>`; the text is right (Accepted is true of it) and undo restores it all.
+    // Chromium's TinyMCE keeps them apart. Expected to fail until that is fixed.
+    test.fail(editor.page === 'tinymce', 'Firefox TinyMCE: the link and bold spread over the rewritten words before them');
+    const bold = editor.bold ?? 'strong';
+    const italic = editor.italic ?? 'em, i';
+    await tab.goto(`${firefox.pagesUrl}/${editor.page}.html?formatted`);
+    await tab.bringToFront();
+    if (editor.page !== 'plain') await tab.waitForFunction(() => typeof (window as unknown as { editorText?: unknown }).editorText === 'function', { timeout: 20_000 });
+    if (editor.frame) await poll(async () => editor.frame!(tab)?.$(editor.root) ?? null, (found) => found !== null, 10_000);
+    const frame = editor.frame ? editor.frame(tab)! : tab.mainFrame();
+    await frame.waitForSelector(editor.root);
+    if (editor.page === 'plain') await frame.$eval(editor.root, (element, html) => (element.innerHTML = html), FORMATTED_HTML);
+    expect(await poll(() => textsOf(frame, editor.root, 'a'), (links) => links.length > 0, 10_000)).toEqual(['fostering innovation']);
+    expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
+    expect(await textsOf(frame, editor.root, italic)).toEqual(['Moreover']);
+    const focus = () => frame.$eval(editor.focus ?? editor.root, (element) => (element as HTMLElement).focus());
+    await focus();
+    const before = await modelText(tab, frame, editor.root);
+    expect(before).toContain(SENTENCES[0]);
+    expect(before).toContain(SENTENCES[2]);
+
+    await firefox.configure({ defaultModel: 'huma_v2' });
+    await firefox.run(tab, 'humanizer');
+    expect(await poll(() => frameToast(frame), (text) => /rewrite is ready/.test(text), 15_000)).toMatch(/rewrite is ready: 2 suggestions/);
+    const sidebar = await sidebarWindow(tab, firefox);
+    try {
+      await sidebar.waitForSelector('[data-testid=suggestions] li.suggestion');
+      await sidebar.locator('::-p-aria([name="Accept all (2)"][role="button"])').click();
+      const decisions = () => sidebar.$$eval('[data-testid=decision]', (items) => items.map((item) => item.textContent ?? ''));
+      expect(await poll(decisions, (texts) => texts.length === 2, 30_000)).toEqual(['Accepted', 'Accepted']);
+      const expected = before.replace(SENTENCES[0]!, REWRITTEN[0]!).replace(SENTENCES[2]!, REWRITTEN[2]!);
+      expect(await poll(() => modelText(tab, frame, editor.root), (text) => text === expected, 5_000)).toBe(expected);
+      await sleep(500);
+      console.log(`Firefox ${editor.name}: ${await frame.$eval(editor.root, (element) => element.innerHTML)}`);
+      expect(await modelText(tab, frame, editor.root)).toBe(expected);
+      expect(await textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
+      expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
+      for (const text of await textsOf(frame, editor.root, italic)) expect('Also').toContain(text);
+
+      await tab.bringToFront();
+      await focus();
+      let presses = 0;
+      while ((await modelText(tab, frame, editor.root)) !== before && presses < 8) {
+        await tab.keyboard.down('Control');
+        await tab.keyboard.press('z');
+        await tab.keyboard.up('Control');
+        presses++;
+        await sleep(200);
+      }
+      console.log(`Firefox ${editor.name}: ${presses} undo steps for Accept all`);
+      expect(await textOf(sidebar, '[data-testid=undo-note]')).toContain('undo there takes a step per part');
+      expect(await modelText(tab, frame, editor.root)).toBe(before);
+      expect(await textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
+      expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
+      expect(await textsOf(frame, editor.root, italic)).toEqual(['Moreover']);
+    } finally {
+      await sidebar.close();
+    }
+  });
+}
