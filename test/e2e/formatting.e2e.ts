@@ -2,6 +2,7 @@ import type { Frame, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_HTML, FORMATTED_TEXT } from './pages/text.ts';
+import { FORMATTED_EDITORS, type FormattedEditor } from './pages/formatted-editors.ts';
 
 // A sentence with formatting inside it (bold words, a link, an italic opener): accepting its
 // rewrite changes only the words the rewrite changes, so the bold and the link stay on the words
@@ -10,46 +11,10 @@ import { FORMATTED_HTML, FORMATTED_TEXT } from './pages/text.ts';
 const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
 
-interface EditorCase {
-  name: string;
-  page: string;
-  /** The editor's root (in `frame`, if given): where its formatting is read. */
-  root: string;
-  /** The frame that holds the root (TinyMCE: its iframe); the page's main frame otherwise. */
-  frame?(page: Page): Frame | undefined;
-  /** What is focused before the check (a block editor: its first block); the root otherwise. */
-  focus?: string;
-  /** The editor's own markup for bold (Squire, medium-editor, Editor.js: `<b>`; Draft.js: a styled span). */
-  bold?: string;
-  /** And for italic. */
-  italic?: string;
-}
-
 // TinyMCE (classic): the editable body is in an about:srcdoc iframe.
 const tinymceFrame = (page: Page) => page.frames().find((frame) => frame !== page.mainFrame() && frame.url().startsWith('about:'));
-
-const EDITORS: EditorCase[] = [
-  { name: 'contenteditable', page: 'plain', root: '#editor' },
-  { name: 'Quill', page: 'quill', root: '.ql-editor' },
-  { name: 'Tiptap', page: 'tiptap', root: '.ProseMirror' },
-  { name: 'CKEditor 5', page: 'ckeditor', root: '.ck-editor__editable' },
-  { name: 'Lexical', page: 'lexical', root: '#editor' },
-  { name: 'Slate', page: 'slate', root: '[data-slate-editor]' },
-  // Draft.js renders its BOLD and ITALIC inline styles as styled spans, not tags.
-  { name: 'Draft.js', page: 'draft', root: '.public-DraftEditor-content', bold: 'span[style*="font-weight: bold"]', italic: 'span[style*="font-style: italic"]' },
-  { name: 'Trix', page: 'trix', root: 'trix-editor' },
-  { name: 'Squire', page: 'squire', root: '#editor', bold: 'strong, b' },
-  { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', bold: 'strong, b' },
-  { name: 'Summernote', page: 'summernote', root: '.note-editable', bold: 'strong, b' },
-  { name: 'medium-editor', page: 'medium', root: '#editor', bold: 'strong, b' },
-  { name: 'TinyMCE', page: 'tinymce', root: 'body#tinymce', frame: tinymceFrame },
-  // Editor.js's bold tool writes `<b>`; each paragraph is a block of its own.
-  { name: 'Editor.js', page: 'editorjs', root: '.codex-editor__redactor', focus: '.ce-paragraph', bold: 'b' },
-  { name: 'TOAST UI (WYSIWYG)', page: 'toastui', root: '.toastui-editor-ww-container .ProseMirror' },
-  { name: 'BlockNote', page: 'blocknote', root: '.bn-container .ProseMirror' },
-  { name: 'Milkdown', page: 'milkdown', root: '#editor .ProseMirror' },
-  { name: 'Quill 1', page: 'quill1', root: '.ql-editor' },
-];
+const frameOf = (editor: FormattedEditor, page: Page): Frame | undefined => (editor.inFrame ? tinymceFrame(page) : page.mainFrame());
+const EDITORS = FORMATTED_EDITORS;
 
 /** The editor's own model's text; a bare contenteditable's as the writer sees it (a no-break space is a space). */
 const modelText = (page: Page, frame: Frame, root: string): Promise<string> =>
@@ -73,8 +38,8 @@ for (const editor of EDITORS) {
     const bold = editor.bold ?? 'strong';
     const italic = editor.italic ?? 'em, i';
     await page.goto(`${stack.pagesUrl}/${editor.page}.html?formatted`);
-    await expect.poll(() => (editor.frame ? editor.frame(page) : page.mainFrame())?.locator(editor.root).count() ?? 0).toBe(1);
-    const frame = editor.frame ? editor.frame(page)! : page.mainFrame();
+    await expect.poll(() => frameOf(editor, page)?.locator(editor.root).count() ?? 0).toBe(1);
+    const frame = frameOf(editor, page)!;
     if (editor.page === 'plain') await frame.locator(editor.root).evaluate((element, html) => (element.innerHTML = html), FORMATTED_HTML);
     else await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
     await expect.poll(() => textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);

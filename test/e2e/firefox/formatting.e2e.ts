@@ -1,6 +1,7 @@
 import type { Frame, Page } from 'puppeteer-core';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
+import { FORMATTED_EDITORS } from '../pages/formatted-editors.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
 import { textOf } from './probes.ts';
 
@@ -12,39 +13,10 @@ import { textOf } from './probes.ts';
 const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
 
-interface EditorCase {
-  name: string;
-  page: string;
-  root: string;
-  frame?(tab: Page): Frame | undefined;
-  focus?: string;
-  bold?: string;
-  italic?: string;
-}
-
 // Over BiDi, Firefox reports the about:srcdoc frame with its parent's URL: it is the page's one child frame.
 const tinymceFrame = (tab: Page) => tab.frames().find((frame) => frame !== tab.mainFrame());
 
-const EDITORS: EditorCase[] = [
-  { name: 'contenteditable', page: 'plain', root: '#editor' },
-  { name: 'Quill', page: 'quill', root: '.ql-editor' },
-  { name: 'Tiptap', page: 'tiptap', root: '.ProseMirror' },
-  { name: 'CKEditor 5', page: 'ckeditor', root: '.ck-editor__editable' },
-  { name: 'Lexical', page: 'lexical', root: '#editor' },
-  { name: 'Slate', page: 'slate', root: '[data-slate-editor]' },
-  { name: 'Draft.js', page: 'draft', root: '.public-DraftEditor-content', bold: 'span[style*="font-weight: bold"]', italic: 'span[style*="font-style: italic"]' },
-  { name: 'Trix', page: 'trix', root: 'trix-editor' },
-  { name: 'Squire', page: 'squire', root: '#editor', bold: 'strong, b' },
-  { name: 'Jodit', page: 'jodit', root: '.jodit-wysiwyg', bold: 'strong, b' },
-  { name: 'Summernote', page: 'summernote', root: '.note-editable', bold: 'strong, b' },
-  { name: 'medium-editor', page: 'medium', root: '#editor', bold: 'strong, b' },
-  { name: 'TinyMCE', page: 'tinymce', root: 'body#tinymce', frame: tinymceFrame },
-  { name: 'Editor.js', page: 'editorjs', root: '.codex-editor__redactor', focus: '.ce-paragraph', bold: 'b' },
-  { name: 'TOAST UI (WYSIWYG)', page: 'toastui', root: '.toastui-editor-ww-container .ProseMirror' },
-  { name: 'BlockNote', page: 'blocknote', root: '.bn-container .ProseMirror' },
-  { name: 'Milkdown', page: 'milkdown', root: '#editor .ProseMirror' },
-  { name: 'Quill 1', page: 'quill1', root: '.ql-editor' },
-].filter((editor) => !process.env.EDITORS || process.env.EDITORS.split(',').includes(editor.page));
+const EDITORS = FORMATTED_EDITORS.filter((editor) => !process.env.EDITORS || process.env.EDITORS.split(',').includes(editor.page));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -89,8 +61,8 @@ for (const editor of EDITORS) {
     await tab.goto(`${firefox.pagesUrl}/${editor.page}.html?formatted`);
     await tab.bringToFront();
     if (editor.page !== 'plain') await tab.waitForFunction(() => typeof (window as unknown as { editorText?: unknown }).editorText === 'function', { timeout: 20_000 });
-    if (editor.frame) await poll(async () => editor.frame!(tab)?.$(editor.root) ?? null, (found) => found !== null, 10_000);
-    const frame = editor.frame ? editor.frame(tab)! : tab.mainFrame();
+    if (editor.inFrame) await poll(async () => tinymceFrame(tab)?.$(editor.root) ?? null, (found) => found !== null, 10_000);
+    const frame = editor.inFrame ? tinymceFrame(tab)! : tab.mainFrame();
     await frame.waitForSelector(editor.root);
     if (editor.page === 'plain') await frame.$eval(editor.root, (element, html) => (element.innerHTML = html), FORMATTED_HTML);
     expect(await poll(() => textsOf(frame, editor.root, 'a'), (links) => links.length > 0, 10_000)).toEqual(['fostering innovation']);
