@@ -14,11 +14,6 @@ const SECOND_PARAGRAPH = 'A second paragraph, written by me on a Tuesday.';
 const SUGGESTION = splitSentences(rewriteOffline(`${PAGE_TEXT}\n\n${SECOND_PARAGRAPH}`, 'cognia').humanized_text)[0]!.text;
 const TYPED = ' and then I kept on typing while it went in';
 
-// Known intermittent (2026-11-26, 2 of 5 full runs, contenteditable only): the writer's text stays
-// intact but the panel says the editor changed the text rather than that they typed. Retried while
-// it is investigated; every attempt still holds every assertion.
-test.describe.configure({ retries: 2 });
-
 const EDITORS = [
   { name: 'textarea', page: 'plain', root: '#field' },
   { name: 'contenteditable', page: 'plain', root: '#editor' },

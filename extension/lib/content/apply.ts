@@ -58,15 +58,14 @@ interface Writer {
 function watchWriter(target: Target, start: number, end: number): Writer {
   const element = target.element;
   const doc = element.ownerDocument;
-  const restore = writerSelection(target, start, end);
   const events = ['keydown', 'pointerdown', 'paste', 'drop', 'cut', 'compositionstart'];
   let typed = false;
-  let armed = false;
+  let restore: (() => void) | undefined;
   let lastInputAt = -Infinity;
   const notice = (event: Event) => {
     if (!event.isTrusted || !element.contains(event.target as Node) || /^(Shift|Control|Alt|Meta|CapsLock)$/.test((event as KeyboardEvent).key ?? '')) return;
     lastInputAt = performance.now();
-    if (!armed) return;
+    if (!restore) return;
     if (!typed && event.type !== 'pointerdown' && event.type !== 'drop') restore();
     typed = true;
   };
@@ -78,7 +77,8 @@ function watchWriter(target: Target, start: number, end: number): Writer {
     get lastInputAt() {
       return lastInputAt;
     },
-    arm: () => (armed = true),
+    // The writer's selection as it is now, just before the apply moves it.
+    arm: () => (restore = writerSelection(target, start, end)),
     stop: () => events.forEach((type) => doc.removeEventListener(type, notice, true)),
   };
 }
@@ -173,13 +173,17 @@ async function applyRegions(target: Target, start: number, original: string, reg
   const until = performance.now() + limits.budgetMs;
   const applied: { region: EditRegion; at: number }[] = [];
   let shift = 0; // the writer's typing before the sentence meanwhile
+  let sentence = original; // as it reads with the parts in so far
   let last: ApplyResult | undefined;
   for (const region of [...regions].reverse()) {
     const budgetMs = until - performance.now();
     last =
       budgetMs < MIN_REGION_BUDGET_MS && applied.length > 0
         ? { status: 'timeout' }
-        : await applyRange(target, start + shift + region.start, start + shift + region.end, original.slice(region.start, region.end), region.text, { ...limits, budgetMs });
+        : await applyRange(target, start + shift + region.start, start + shift + region.end, original.slice(region.start, region.end), region.text, { ...limits, budgetMs }, {
+            start: start + shift,
+            text: sentence,
+          });
     if (last.status !== 'applied') {
       if (applied.length === 0) return last;
       // The writer's input came between two parts: nothing more is touched, the sentence is left to be checked.
@@ -187,6 +191,7 @@ async function applyRegions(target: Target, start: number, original: string, reg
       return (await putBack(target, original, applied, limits)) ? last : { status: 'unexpected' };
     }
     shift = last.at - start - region.start;
+    sentence = sentence.slice(0, region.start) + region.text + sentence.slice(region.end);
     applied.push({ region, at: last.at });
   }
   return { ...(last as Extract<ApplyResult, { status: 'applied' }>), at: start + shift };
@@ -226,16 +231,32 @@ function joinableIn(target: Target, offset: number): (start: number, end: number
   };
 }
 
-async function applyRange(target: Target, start: number, end: number, original: string, replacement: string, limits: ApplyLimits): Promise<ApplyResult> {
-  const before = target.readText();
-  if (before.slice(start, end) !== original) return { status: 'stale' };
-  const view = target.element.ownerDocument.defaultView ?? window;
-  // Nothing is touched in a page that does not draw: a rich editor there could take an edit and
-  // render it after the answer. A field's value changes at once, frames or not.
-  if (target.kind !== 'field' && !(await drawsFrames(view, limits.frameMs))) return { status: 'timeout' };
+/** The whole sentence a part of a rewrite lies in, as it must read for the part to go in. */
+interface Sentence {
+  start: number;
+  text: string;
+}
+
+async function applyRange(
+  target: Target,
+  start: number,
+  end: number,
+  original: string,
+  replacement: string,
+  limits: ApplyLimits,
+  sentence: Sentence = { start, text: original },
+): Promise<ApplyResult> {
+  // Watched from before the text is read: the writer's input at any moment after it is seen.
   const writer = watchWriter(target, start, end);
+  const intact = (text: string) => text.slice(sentence.start, sentence.start + sentence.text.length) === sentence.text;
   try {
-    return await applyWatched(target, start, end, before, replacement, limits, writer);
+    const before = target.readText();
+    if (!intact(before)) return { status: 'stale' };
+    const view = target.element.ownerDocument.defaultView ?? window;
+    // Nothing is touched in a page that does not draw: a rich editor there could take an edit and
+    // render it after the answer. A field's value changes at once, frames or not.
+    if (target.kind !== 'field' && !(await drawsFrames(view, limits.frameMs))) return { status: 'timeout' };
+    return await applyWatched(target, start, end, intact, before, replacement, limits, writer);
   } finally {
     writer.stop();
   }
@@ -248,12 +269,29 @@ async function applyRange(target: Target, start: number, end: number, original: 
  */
 const WRITER_QUIET_MS = 300;
 
-async function applyWatched(target: Target, start: number, end: number, before: string, replacement: string, limits: ApplyLimits, writer: Writer): Promise<ApplyResult> {
+async function applyWatched(
+  target: Target,
+  start: number,
+  end: number,
+  intact: (text: string) => boolean,
+  textAsked: string,
+  replacement: string,
+  limits: ApplyLimits,
+  writer: Writer,
+): Promise<ApplyResult> {
   const deadline = performance.now() + limits.budgetMs;
-  // While the writer is typing, wait for a pause; if their typing changed the text meanwhile, nothing is tried.
+  // While the writer is typing, wait for a pause.
   const waitingSince = performance.now();
   while (performance.now() - Math.max(writer.lastInputAt, waitingSince) < WRITER_QUIET_MS && performance.now() < deadline) await settle(25);
-  if (writer.lastInputAt > waitingSince && comparable(target.readText()) !== comparable(before)) return { status: 'interrupted' };
+  // The text every later step compares with (and a rollback restores) is the text as it is now,
+  // never as it was when the apply was asked for: their typing since then is theirs to keep.
+  const before = target.readText();
+  if (comparable(before) !== comparable(textAsked)) {
+    // If their typing changed the text meanwhile, nothing is tried.
+    if (writer.lastInputAt > -Infinity) return { status: 'interrupted' };
+    // Changed by the page itself: the sentence is checked again where it was.
+    if (!intact(before)) return { status: 'stale' };
+  }
   if (performance.now() >= deadline) return { status: 'timeout' };
   writer.arm();
   const expected = comparable(before.slice(0, start) + replacement + before.slice(end));
