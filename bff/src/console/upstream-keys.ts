@@ -121,6 +121,7 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     const account = result.account === 'same' && active ? active.account : result.account === 'other' ? `acct_${randomBytes(6).toString('hex')}` : key.account;
     const test = { at: now(), ok: result.ok, summary: result.summary, wordsCharged: result.wordsCharged };
     await (await store()).recordKeyTest(key.id, test, account);
+    await keyring.changed(); // a previous key's account decides whether its operations may move to the active key
     await audit(req, actor(res), 'upstream_key_tested', key.id, { label: key.label, ok: result.ok, account: result.account, wordsCharged: result.wordsCharged });
     res.json({ test, account: result.account });
   });

@@ -3,7 +3,7 @@ import type { Product } from '@redline/shared';
 import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { Budgets, MemberRecord, Role } from './ledger.ts';
-import { announcingMembers } from './pg-channel.ts';
+import { announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema) in the ledger's schema. */
@@ -191,8 +191,10 @@ export class PostgresConsoleStore implements ConsoleStore {
     );
   }
 
+  // Every instance's keyring holds the active and previous keys with their accounts: each change to them announces itself (pg-channel.ts).
+  // A prepared or saved key (added, marked saved) is not in any keyring.
   async recordKeyTest(id: string, test: KeyTest, account: string): Promise<boolean> {
-    return (await this.#changed('UPDATE upstream_keys SET test = $1, account = $2 WHERE id = $3', [JSON.stringify(test), account, id])) > 0;
+    return (await this.#changed(announcingUpstreamKeys('UPDATE upstream_keys SET test = $1, account = $2 WHERE id = $3 RETURNING id'), [JSON.stringify(test), account, id])) > 0;
   }
 
   async markKeySaved(id: string, now: number): Promise<boolean> {
@@ -210,7 +212,7 @@ export class PostgresConsoleStore implements ConsoleStore {
         return false;
       }
       await client.query("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'");
-      await client.query("UPDATE upstream_keys SET state = 'active', activated_at = $1 WHERE id = $2", [now, id]);
+      await client.query(announcingUpstreamKeys("UPDATE upstream_keys SET state = 'active', activated_at = $1 WHERE id = $2 RETURNING id"), [now, id]);
       await client.query('COMMIT');
       return true;
     } catch (error) {
@@ -222,11 +224,11 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async useEnvironmentKey(): Promise<boolean> {
-    return (await this.#changed("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'", [])) > 0;
+    return (await this.#changed(announcingUpstreamKeys("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active' RETURNING id"), [])) > 0;
   }
 
   async removeUpstreamKey(id: string): Promise<boolean> {
-    return (await this.#changed("DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active'", [id])) > 0;
+    return (await this.#changed(announcingUpstreamKeys("DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active' RETURNING id"), [id])) > 0;
   }
 
   async pendingOperationsWithKey(id: string): Promise<number> {

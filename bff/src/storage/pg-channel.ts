@@ -6,25 +6,30 @@ const RECONNECT_MS = 1_000;
 
 /**
  * The channel on which a change to members (a revocation, a rotated token, budgets, a rate
- * limit) is announced to every instance's member cache. The ledger's statement that makes the
- * change calls pg_notify itself, so the notice goes out when, and only when, it commits.
+ * limit) is announced to every instance's member cache.
  */
 export const MEMBERS_CHANNEL = 'redline_members';
 
-/** `statement` (an UPDATE of members … RETURNING id) with a notice on MEMBERS_CHANNEL per changed member, in the same transaction. */
-export const announcingMembers = (statement: string) => `WITH changed AS (${statement}) SELECT pg_notify('${MEMBERS_CHANNEL}', id) FROM changed`;
+/**
+ * The channel on which a change to the stored upstream keys that the keyring reads (an
+ * activation, a removal, a key's account) is announced to every instance's keyring.
+ */
+export const UPSTREAM_KEYS_CHANNEL = 'redline_upstream_keys';
 
-/** Sends a NOTIFY on `channel` (a fixed SQL name) from a connection of its own. */
-export async function notifyChannel(databaseUrl: string, channel: string): Promise<void> {
-  const { Client } = await pgDriver();
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`NOTIFY ${channel}`);
-  } finally {
-    await client.end();
-  }
-}
+/**
+ * `statement` (an INSERT, UPDATE or DELETE … RETURNING id) with a notice on `channel` (a fixed
+ * SQL name) per row it changed, in the same statement: PostgreSQL delivers it when, and only
+ * when, the change commits (inside a transaction, at its COMMIT). No later step of this process,
+ * and no connection of its own, can then fail to send it. The row count is the statement's.
+ * Every change to what an instance caches from the ledger announces itself this way.
+ */
+export const announcing = (channel: string, statement: string) => `WITH changed AS (${statement}) SELECT pg_notify('${channel}', id) FROM changed`;
+
+/** `statement` (an UPDATE of members … RETURNING id) announced on MEMBERS_CHANNEL. */
+export const announcingMembers = (statement: string) => announcing(MEMBERS_CHANNEL, statement);
+
+/** `statement` (a change to upstream_keys … RETURNING id) announced on UPSTREAM_KEYS_CHANNEL. */
+export const announcingUpstreamKeys = (statement: string) => announcing(UPSTREAM_KEYS_CHANNEL, statement);
 
 /** How often a listening connection is asked for a `SELECT 1`; one unanswered for this long means it is gone. */
 export const CHANNEL_HEARTBEAT_MS = 5_000;

@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../logging.ts';
-import { listenChannel, notifyChannel } from '../storage/pg-channel.ts';
+import { UPSTREAM_KEYS_CHANNEL, listenChannel } from '../storage/pg-channel.ts';
 import type { ConsoleStore, UpstreamKeyRecord } from '../storage/console-store.ts';
 import type { SecretBox } from './secret-box.ts';
-
-/** The PostgreSQL channel on which a key activation or removal is announced to every instance. */
-export const UPSTREAM_KEYS_CHANNEL = 'redline_upstream_keys';
 
 /**
  * The id under which operations recorded the environment's key (UPSTREAM_API_KEY[_FILE])
@@ -35,7 +32,7 @@ export interface KeyringOptions {
   /** PostgreSQL: listen for changes made on other instances. */
   databaseUrl?: string | undefined;
   logger: Logger;
-  /** Re-reads the stored keys this often too, in case a notification was missed. */
+  /** Re-reads the stored keys this often too, in case a notification was missed (its listening connection down). */
   pollMs?: number;
 }
 
@@ -71,15 +68,16 @@ export class UpstreamKeyring {
     return this.#envKey;
   }
 
+  /** Reads the stored keys (rejects when it cannot), and with PostgreSQL listens and polls for changes, whether or not that first read succeeded. */
   async start(): Promise<void> {
-    await this.reload();
     const { databaseUrl, logger, pollMs = 5_000 } = this.options;
     if (databaseUrl) {
       const reload = () => void this.reload().catch(() => {});
       this.#listener = listenChannel(databaseUrl, UPSTREAM_KEYS_CHANNEL, { onListening: reload, onNotification: reload }, logger);
-      this.#poll = setInterval(() => void this.reload().catch(() => {}), pollMs);
+      this.#poll = setInterval(reload, pollMs);
       this.#poll.unref();
     }
+    await this.reload();
   }
 
   /** Re-reads the stored keys (after a change here, a notification, or a poll); concurrent calls share one read and one more after it. */
@@ -175,9 +173,12 @@ export class UpstreamKeyring {
     );
   }
 
-  /** Tells every instance (PostgreSQL) to re-read the keys, and re-reads them here. */
+  /**
+   * Re-reads the keys here after this instance changed them, so its answer says what it now
+   * uses. Other instances (PostgreSQL) were told by the change's own statement, which announces
+   * itself on UPSTREAM_KEYS_CHANNEL when it commits (storage/pg-channel.ts).
+   */
   async changed(): Promise<void> {
-    if (this.options.databaseUrl) await notifyChannel(this.options.databaseUrl, UPSTREAM_KEYS_CHANNEL).catch(() => {});
     await this.reload();
   }
 
