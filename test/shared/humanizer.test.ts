@@ -264,25 +264,33 @@ describe('model characters', () => {
     'Moreover, it is important to note that organizations utilize numerous tools in order to work; they are not going to stop, and the costs have demonstrated this.';
   const outputs = Object.fromEntries(HUMANIZER_MODELS.map((model) => [model, humanize(text, model).humanized_text]));
 
-  it('cognia only cuts wordy phrases', () => {
-    expect(outputs.cognia).toBe('Moreover, organizations utilize numerous tools to work; they are not going to stop, and the costs have demonstrated this.');
+  it('cognia only cuts wordy phrases and filler openers', () => {
+    expect(outputs.cognia).toBe('Organizations utilize numerous tools to work; they are not going to stop, and the costs have demonstrated this.');
   });
-  it('lexi also uses plainer words, with the verb form kept', () => {
-    expect(outputs.lexi).toBe('Moreover, organizations use many tools to work; they are not going to stop, and the costs have shown this.');
+  it('lexi uses plainer words and connectives, with the verb form kept', () => {
+    expect(outputs.lexi).toBe('Also, organizations use many tools to work; they are not going to stop, and the costs have shown this.');
   });
-  it('cognia_v2 restructures at clause joints without swapping words', () => {
-    expect(outputs.cognia_v2).toBe('Moreover, organizations utilize numerous tools to work. They are not going to stop. The costs have demonstrated this.');
+  it('cognia_v2 restructures: clause joints split, the connective moved into the clause, no word swapped', () => {
+    expect(outputs.cognia_v2).toBe('Organizations also utilize numerous tools to work. They are not going to stop. The costs have demonstrated this.');
   });
   it('huma_v2 changes the voice most: connectives, contractions, plain words and splits', () => {
     expect(outputs.huma_v2).toBe("Also, organizations use many tools to work. They're not going to stop. The costs have shown this.");
+  });
+  it('gives four different rewrites of stock AI prose', () => {
+    const stock =
+      'In conclusion, it is important to note that technology plays a crucial role in education. Moreover, students utilize numerous digital tools on a daily basis, which means that teachers must adapt. However, the transition is not always easy, and many schools do not have sufficient funding.';
+    const rewrites = HUMANIZER_MODELS.map((model) => humanize(stock, model).humanized_text);
+    expect(new Set(rewrites).size).toBe(4);
+    for (const rewrite of rewrites) expect(introducedProblems(stock, rewrite), rewrite).toEqual([]);
   });
 });
 
 describe('plain phrases and connectives', () => {
   const text = 'However, the team is able to ensure that the data stays private. In addition, a large number of users log in prior to the audit.';
-  it('lexi rewords stiff phrases; huma_v2 also opens sentences conversationally; cognia leaves them', () => {
-    expect(humanize(text, 'cognia').humanized_text).toBe(text);
-    expect(humanize(text, 'lexi').humanized_text).toBe('However, the team can make sure that the data stays private. In addition, many users log in before the audit.');
+  it('lexi rewords stiff phrases; huma_v2 also opens sentences conversationally; cognia drops the filler opener; cognia_v2 moves "however"', () => {
+    expect(humanize(text, 'cognia').humanized_text).toBe('However, the team is able to ensure that the data stays private. A large number of users log in prior to the audit.');
+    expect(humanize(text, 'lexi').humanized_text).toBe('However, the team can make sure that the data stays private. Also, many users log in before the audit.');
+    expect(humanize(text, 'cognia_v2').humanized_text).toBe('The team, however, is able to ensure that the data stays private. A large number of users log in prior to the audit.');
     expect(humanize(text, 'huma_v2').humanized_text).toBe('But the team can make sure that the data stays private. Also, many users log in before the audit.');
   });
 });
@@ -307,4 +315,158 @@ describe('grammar guard over the training corpus', () => {
     }
     expect(rewritten).toBeGreaterThan(100);
   }, 120_000);
+});
+
+/**
+ * Issue #15, fourth audit: the models gave the same rewrite of most stock AI prose, a text could
+ * mix "don't" and "do not", and formal texts got a casual voice. Each case failed before its fix.
+ */
+describe('each model has a character of its own', () => {
+  const cases: Array<{ model: HumanizerModel; original: string; rewrite: string }> = [
+    // cognia: clarity edits.
+    { model: 'cognia', original: 'Moreover, students need more time to finish their homework.', rewrite: 'Students need more time to finish their homework.' },
+    { model: 'cognia', original: 'It is a very important issue for the school.', rewrite: 'It is an important issue for the school.' },
+    { model: 'cognia', original: 'The new rules are very strict.', rewrite: 'The new rules are strict.' },
+    { model: 'cognia', original: 'First and foremost, the plan works.', rewrite: 'First, the plan works.' },
+    { model: 'cognia', original: 'People must decide whether or not to go.', rewrite: 'People must decide whether to go.' },
+    { model: 'cognia', original: 'Artificial intelligence has the potential to transform healthcare.', rewrite: 'Artificial intelligence could transform healthcare.' },
+    { model: 'cognia', original: 'This serves as a reminder of the past.', rewrite: 'This is a reminder of the past.' },
+    // lexi: plainer words and connectives.
+    { model: 'lexi', original: 'Students obtained good grades in the spring.', rewrite: 'Students got good grades in the spring.' },
+    { model: 'lexi', original: 'They attempted to climb the wall twice.', rewrite: 'They tried to climb the wall twice.' },
+    { model: 'lexi', original: 'Regular exercise is beneficial to health.', rewrite: 'Regular exercise is helpful to health.' },
+    { model: 'lexi', original: 'He frequently visits his aunt in Ohio.', rewrite: 'He often visits his aunt in Ohio.' },
+    { model: 'lexi', original: 'Consequently, the project was delayed by a year.', rewrite: 'As a result, the project was delayed by a year.' },
+    // cognia_v2: restructuring.
+    { model: 'cognia_v2', original: 'Moreover, students need more time to finish their homework.', rewrite: 'Students also need more time to finish their homework.' },
+    { model: 'cognia_v2', original: 'Therefore, schools must act quickly on this.', rewrite: 'Schools must therefore act quickly on this.' },
+    { model: 'cognia_v2', original: 'However, the technology would initially impose challenges.', rewrite: 'The technology, however, would initially impose challenges.' },
+    { model: 'cognia_v2', original: 'The team uses new tools every day, which means that costs go down.', rewrite: 'The team uses new tools every day. This means that costs go down.' },
+    { model: 'cognia_v2', original: 'The mission collected many images of the planet, leading to new theories.', rewrite: 'The mission collected many images of the planet. This led to new theories.' },
+    {
+      model: 'cognia_v2',
+      original: 'Rising global temperatures have led to more frequent extreme weather events, causing significant damage to communities around the world.',
+      rewrite: 'Rising global temperatures have led to more frequent extreme weather events. This has caused significant damage to communities around the world.',
+    },
+    {
+      model: 'cognia_v2',
+      original: 'The software could detect facial expressions such as confusion or boredom, providing timely feedback to instructors.',
+      rewrite: 'The software could detect facial expressions such as confusion or boredom. This could provide timely feedback to instructors.',
+    },
+    { model: 'cognia_v2', original: 'However, the transition is hard, and many schools lack the money for it.', rewrite: 'The transition, however, is hard, and many schools lack the money for it.' },
+    // huma_v2: contractions also over an adverb.
+    { model: 'huma_v2', original: 'It is also important to take regular breaks.', rewrite: "It's also important to take regular breaks." },
+  ];
+  it.each(cases)('$model: "$original"', ({ model, original, rewrite }) => {
+    const output = humanize(original, model).humanized_text;
+    expect(output).toBe(rewrite);
+    expect(introducedProblems(original, output)).toEqual([]);
+  });
+
+  it('lexi swaps no verb for a noun and keeps hedges', () => {
+    // The tagger calls "endeavor" after "should" a noun: "should effort to adhere" was written.
+    expect(humanize('All organizations attending should endeavor to adhere to the rules.', 'lexi').humanized_text).not.toContain('should effort');
+    // "indicate" hedges, "show" asserts.
+    expect(humanize('Statistics indicate that texting while driving is dangerous.', 'lexi').humanized_text).toContain('indicate');
+    expect(humanize('The dead are thought to possess them at night.', 'lexi').humanized_text).toContain('possess them');
+  });
+
+  it('does not say "Also," twice in a row, nor before a clause with its own "also"', () => {
+    const text = 'Moreover, the plan is cheap. Furthermore, it is fast. Additionally, studies indicate that users also like it.';
+    const output = humanize(text, 'lexi').humanized_text;
+    expect(output.match(/Also,/gu) ?? []).toHaveLength(1);
+    expect(output).not.toMatch(/Also,[^.]* also /u);
+  });
+});
+
+describe('restructuring keeps what the sentence says', () => {
+  const kept = [
+    // A participle coordinated with another: both would have to change.
+    'The factories pollute the river, reducing air quality and increasing respiratory issues for residents.',
+    // The main clause goes on after the comment.
+    'The phone that I bought last year, which is old, still works well.',
+    // "which" that is not a comment on the clause ("This contained" would name the wrong thing).
+    'The Viking 1 mission collected data and images of the Martian topography, which contained an odd structure.',
+    // After a dependent clause: "when …, leading to" is not "This leads to".
+    'Projects are easy when they can be geared towards the interests of students, leading to success in the end.',
+    // The opening phrase scopes over both halves.
+    'Notwithstanding the foregoing, the buyer may use the goods for internal purposes, and it is not required to pay more.',
+    'For example, the city built new roads last year, and the residents drove more often after that.',
+  ];
+  it.each(kept)('cognia_v2 keeps "%s" in one sentence', (text) => {
+    expect(humanize(text, 'cognia_v2').humanized_text.split(/(?<=\.) /u)).toHaveLength(1);
+  });
+
+  it('puts "also" after a gerund subject, never inside it', () => {
+    expect(humanize('Moreover, spending dedicated time to activities requires strategic planning.', 'cognia_v2').humanized_text).not.toContain('Spending also');
+    expect(humanize('Furthermore, prioritizing tasks helps students focus.', 'cognia_v2').humanized_text).toBe('Prioritizing tasks also helps students focus.');
+  });
+
+  it('gives the reason its own sentence in the clause\'s tense', () => {
+    expect(humanize('Many students prefer online classes, because they can learn at their own pace.', 'cognia_v2').humanized_text).toBe(
+      'Many students prefer online classes. This is because they can learn at their own pace.',
+    );
+    expect(humanize('The committee rejected the plan last week, because it was too expensive.', 'cognia_v2').humanized_text).toBe(
+      'The committee rejected the plan last week. This was because it was too expensive.',
+    );
+    const cause = 'The roads were closed for the whole day, because of the heavy snow.';
+    expect(humanize(cause, 'cognia_v2').humanized_text).toBe(cause);
+  });
+
+  it('says "This may lead to" after "may", past "being"', () => {
+    const text = 'The emotions being read may not always reflect the state of the student, resulting in distorted effects.';
+    expect(humanize(text, 'cognia_v2').humanized_text).toBe('The emotions being read may not always reflect the state of the student. This may lead to distorted effects.');
+  });
+
+  it('takes the tense from the main verb, not from a participle after a noun', () => {
+    const text = 'One of the major concerns linked to them is the failure of software components, leading to potential accidents.';
+    expect(humanize(text, 'cognia_v2').humanized_text).not.toContain('This led');
+  });
+
+  it('does not add "also" to a clause that ends "as well"', () => {
+    expect(humanize('Moreover, community service is an integral part of civic life as well.', 'cognia_v2').humanized_text).not.toContain(' also ');
+  });
+
+  it('does not pull one participle out of a list of them', () => {
+    const text = 'This system can optimize our experiences in airports, offering smoother boarding, providing comfort when needed, avoiding peak loads.';
+    expect(humanize(text, 'cognia_v2').humanized_text).toBe(text);
+  });
+
+  it('does not add "also" to a subject that already says so', () => {
+    expect(humanize('Furthermore, another instance would be the trip to Ohio.', 'cognia_v2').humanized_text).toBe('Another instance would be the trip to Ohio.');
+  });
+});
+
+describe('one text, one voice', () => {
+  it('does not mix "aren\'t" and "are not" when one sentence cannot take every edit', () => {
+    const text =
+      'Overall, online learning is helpful because students have the ability to rewatch/reread content, common in classroom distractions are not present, and students can learn at home. Teachers are not always available.';
+    const output = humanize(text, 'huma_v2').humanized_text;
+    expect(output).toContain("distractions aren't present");
+    expect(output).toContain("Teachers aren't always available");
+  });
+
+  it('keeps a negation in full everywhere when it cannot be contracted everywhere', () => {
+    const output = humanize('We do not like the plan. They do  not know it yet.', 'huma_v2').humanized_text;
+    expect(output).toBe('We do not like the plan. They do  not know it yet.');
+  });
+
+  it('gives legal text no contractions, no casual openers and no splits', () => {
+    const text =
+      'The Licensee shall not sublicense the Software without the consent of the Licensor. The Licensee may use the Software for internal purposes, and it is not required to pay any fees. However, the Licensor does not warrant that the Software will be error-free. Thus, the Licensee will not be entitled to a refund.';
+    const output = humanize(text, 'huma_v2').humanized_text;
+    expect(output).not.toMatch(/n't|'s |But |So,/u);
+    expect(output).toContain('internal purposes, and it is not required');
+  });
+
+  it('makes no casual swap in formal text ("we obtained a term" is not "we got")', () => {
+    const text = 'So, we obtained a spin-dependent term with $n_i$, where the superscript $(I)$ denotes the state.';
+    expect(humanize(text, 'lexi').humanized_text).toContain('we obtained');
+  });
+
+  it('gives academic text no contractions', () => {
+    const text =
+      'We propose a new estimator that is robust to outliers (Smith et al., 2019). The estimator does not degrade with dimension [12]. However, the method is not suitable for streaming data.';
+    expect(humanize(text, 'huma_v2').humanized_text).not.toMatch(/n't|But /u);
+  });
 });

@@ -90,6 +90,29 @@ const notAfterBe = (tokens: Token[], from: number) => tokens[from - 1]?.lemma !=
 const openingWithComma = (tokens: Token[], from: number, to: number) =>
   tokens.slice(0, from).every((token) => token.pos === 'PUNCT' || token.pos === 'SYM') && tokens[to + 1]?.text === ',';
 
+/**
+ * "It is clear that" drops only where it opens the sentence or a clause after a comma or
+ * conjunction: "so it is clear that" and "Then, it is clear that" keep the clause whole, but
+ * "what makes it is clear that" is not a filler.
+ */
+const openingClause = (tokens: Token[], from: number) => {
+  const before = tokens.slice(0, from).filter((token) => token.pos !== 'PUNCT' && token.pos !== 'SYM');
+  return before.length === 0;
+};
+
+/**
+ * "Whether or not" keeps its "or not" where it opens an adverbial clause ("Whether or not you
+ * agree, …" needs both); in a noun clause after a verb or preposition ("decide whether or not
+ * to go") "whether" is enough.
+ */
+const nounClause = (tokens: Token[], from: number) => {
+  const before = tokens[from - 1];
+  return before !== undefined && (before.pos === 'VERB' || before.pos === 'ADP' || before.pos === 'AUX' || before.pos === 'ADJ');
+};
+
+/** "This also serves as a guide" would become the stilted "This also is a guide": kept. */
+const notAfterAdverb = (tokens: Token[], from: number) => tokens[from - 1]?.pos !== 'ADV';
+
 /** Splits like the tagger does ("today's" → "today", "'s"; "fast-paced" → "fast", "-", "paced"). */
 export function tokensOf(text: string): string[] {
   return text.toLowerCase().replace(/'/gu, " '").replace(/-/gu, ' - ').split(/\s+/u).filter(Boolean);
@@ -130,6 +153,25 @@ export const CLARITY_PHRASES: PhraseRule[] = [
   phrase('plays a key role in', 'is central to'),
   phrase('in conclusion', 'to conclude', openingWithComma),
   phrase('in summary', 'in short', openingWithComma),
+  // Filler and doubled wording that AI prose leans on.
+  phrase('it is also important to note that', ''),
+  phrase('it is also worth noting that', ''),
+  phrase('it is clear that', '', openingClause),
+  // "First and foremost, …" is "First, …"; "First and foremost is the evidence" would read as a slip.
+  phrase('first and foremost', 'first', (tokens, _from, to) => tokens[to + 1]?.text === ','),
+  phrase('each and every', 'every'),
+  phrase('so as to', 'to', notAfterTo),
+  phrase('in order for', 'for', notAfterTo),
+  phrase('whether or not', 'whether', nounClause),
+  phrase('a wide variety of', 'many', beforePluralNoun),
+  phrase('a variety of', 'various', beforePluralNoun),
+  phrase('a multitude of', 'many', beforePluralNoun),
+  phrase('has the potential to', 'could', (tokens, from, to) => finiteHave(tokens, from, to) && notAfterAdverb(tokens, from)),
+  // "serves as a reminder" is "is a reminder"; "serves as carriers" is not "is carriers".
+  phrase('serves as', 'is', (tokens, from, to) => notAfterAdverb(tokens, from) && /^(a|an|the)$/u.test(tokens[to + 1]?.lower ?? '')),
+  phrase('plays an important role in', 'is important in', (tokens, from) => notAfterAdverb(tokens, from)),
+  phrase("in today's society", 'today'),
+  phrase("in today's modern world", 'today'),
 ];
 
 /** Plain wording for stiff phrases (models with plainer vocabulary). */
@@ -150,6 +192,24 @@ export const PLAIN_PHRASES: PhraseRule[] = [
   phrase('a significant number of', 'many', beforePluralNoun),
   phrase('as a result of', 'because of'),
 ];
+
+/**
+ * Sentence-opening connectives that only add ("Moreover, …"): filler a clarity edit drops, a
+ * restructuring moves into the clause as "also" ("Moreover, students need …" → "Students also
+ * need …").
+ */
+export const ADDITIVE_OPENERS = new Set(['moreover', 'furthermore', 'additionally', 'in addition']);
+
+/** Plainer words for formal sentence-opening connectives (plain vocabulary; the register stays neutral). */
+export const PLAIN_CONNECTIVES: Record<string, string> = {
+  moreover: 'Also',
+  furthermore: 'Also',
+  additionally: 'Also',
+  'in addition': 'Also',
+  consequently: 'As a result',
+  nevertheless: 'Even so',
+  nonetheless: 'Even so',
+};
 
 /** Sentence-opening connectives a conversational voice uses instead (strongest model only). */
 export const CONNECTIVES: Record<string, string> = {
@@ -199,7 +259,7 @@ const adverb = (from: string, to: string): Swap => ({ pos: 'ADV', from, to });
 
 /**
  * Plainer vocabulary. Only swaps that keep the meaning in every sense the word is used in:
- * not require → need ("requires that states submit", "requiring athletes to"), facilitate →
+ * not indicate → show ("studies indicate" hedges; "show" asserts), not require → need ("requires that states submit", "requiring athletes to"), facilitate →
  * help ("facilitate meetings"), comprehensive → thorough ("comprehensive school") or
  * individual → person ("individuals of this species").
  */
@@ -212,7 +272,14 @@ export const SWAPS: Swap[] = [
   verb(regular('purchase'), { base: 'buy', third: 'buys', past: 'bought', participle: 'bought', gerund: 'buying' }),
   verb(regular('endeavor', 'endeavor'), { base: 'try', third: 'tries', past: 'tried', participle: 'tried', gerund: 'trying' }),
   verb({ base: 'delve', third: 'delves', past: 'delved', participle: 'delved', gerund: 'delving' }, { base: 'dig', third: 'digs', past: 'dug', participle: 'dug', gerund: 'digging' }),
+  // Never in the passive ("was obtained" is not "was gotten", "was attempted" not "was tried"): see NO_PASSIVE.
+  verb(regular('obtain'), { base: 'get', third: 'gets', past: 'got', participle: 'gotten', gerund: 'getting' }),
+  verb(regular('attempt'), { base: 'try', third: 'tries', past: 'tried', participle: 'tried', gerund: 'trying' }),
+  verb(regular('comprehend'), { base: 'understand', third: 'understands', past: 'understood', participle: 'understood', gerund: 'understanding' }),
+  verb({ base: 'modify', third: 'modifies', past: 'modified', participle: 'modified', gerund: 'modifying' }, regular('change')),
+  verb({ base: 'possess', third: 'possesses', past: 'possessed', participle: 'possessed', gerund: 'possessing' }, { base: 'have', third: 'has', past: 'had', participle: 'had', gerund: 'having' }),
   noun('methodology', 'methodologies', 'method', 'methods'),
+  noun('endeavor', 'endeavors', 'effort', 'efforts'),
   noun('assistance', 'assistance', 'help', 'help'),
   adjective('numerous', 'many'),
   adjective('seamless', 'smooth'),
@@ -221,10 +288,22 @@ export const SWAPS: Swap[] = [
   adjective('intricate', 'complex'),
   adjective('multifaceted', 'complex'),
   adjective('additional', 'more'),
+  adjective('beneficial', 'helpful'),
   adverb('approximately', 'about'),
   adverb('subsequently', 'later'),
   adverb('seamlessly', 'smoothly'),
+  adverb('frequently', 'often'),
+  adverb('primarily', 'mainly'),
 ];
+
+/**
+ * Swaps whose plain word is casual: "we obtained a spin-dependent term" is not "we got" in a
+ * paper or a contract. Not made in formal (legal or academic) text.
+ */
+export const CASUAL_SWAPS = new Set(['obtain']);
+
+/** Verbs whose plain word reads wrong in the passive: "the data was obtained" is not "was gotten", "a crossing was attempted" not "was tried". */
+export const NO_PASSIVE = new Set(['obtain', 'attempt']);
 
 /** Contractions of a negated auxiliary: correct wherever the full form is. */
 export const NEGATIVE_CONTRACTIONS: Record<string, string> = {
