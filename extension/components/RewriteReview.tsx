@@ -112,6 +112,9 @@ async function explain(outcome: ApplyOutcome, text: string): Promise<string | un
   if (outcome === 'overlapped') {
     return 'Not marked accepted: you typed in this sentence while the suggestion was going in. Redline left the text as it is, your typing included: check the sentence in the page (its undo, Ctrl/Cmd+Z, can help), then review again.';
   }
+  if (outcome === 'embedded') {
+    return 'Not applied: the words this suggestion changes hold an image, an embedded item or a mention, which replacing them would remove. Your text is as it was: edit the sentence by hand, or move the item out of it and press Accept again.';
+  }
   if (outcome === 'unexpected') return 'The editor changed the text differently than asked. Use its undo (Ctrl/Cmd+Z) to restore your text, then review again.';
   if (outcome === 'no-rewrite') return 'The page no longer holds this rewrite (it was reloaded or navigated). Run Humanize again.';
   return undefined;

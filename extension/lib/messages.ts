@@ -102,8 +102,9 @@ export type CheckReply = { ok: true; response: unknown; suggestions?: Suggestion
  * `unexpected`: the editor changed the text differently and it could not be rolled back.
  * `interrupted`: the writer typed in the editor meanwhile; Redline stopped, nothing rolled back, the sentence as it was.
  * `overlapped`: as `interrupted`, but the writer's input met the sentence; it is left as it is, to be checked.
+ * `embedded`: nothing tried: the words to replace hold an image, an embed or a mention that the rewrite would remove.
  */
-export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'reverted' | 'timeout' | 'unexpected' | 'interrupted' | 'overlapped';
+export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'reverted' | 'timeout' | 'unexpected' | 'interrupted' | 'overlapped' | 'embedded';
 
 interface SenderLike {
   id?: string;

@@ -10,7 +10,7 @@ import { SIGNALS_NOT_PROOF, SCORE_BANDS, documentVerdict, roundedShare, scoreBan
 const ORIGINAL = "In today's fast-paced digital landscape, it is important to note that artificial intelligence plays a crucial role in fostering innovation.";
 const SUGGESTION = 'Today, artificial intelligence is central to fostering innovation.';
 const SECOND_ORIGINAL = 'Moreover, organizations must navigate the complexities of an ever-evolving technological paradigm.';
-const SECOND_SUGGESTION = 'Moreover, organizations must work through an ever-evolving technological paradigm.';
+const SECOND_SUGGESTION = 'Organizations must work through an ever-evolving technological paradigm.';
 
 async function exactShare(panel: Page): Promise<number> {
   return Number((await panel.getByTestId('ai-percentage').textContent())!.replace('%', ''));

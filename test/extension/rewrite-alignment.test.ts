@@ -219,8 +219,10 @@ describe('rewrite alignment over the four models’ real output', () => {
             original += separator + sentence;
             rewrite += separator + rewritten;
           });
-          // The model rewrites sentence by sentence, so the whole text's rewrite is the sentences' rewrites joined.
-          expect(humanize(original, model).humanized_text).toBe(rewrite);
+          // Each sentence's own real rewrite, joined: the models now also choose across sentences
+          // (no opener twice within three sentences, one choice of contraction per text), so the
+          // whole text's rewrite is not always this join, and this join is what says which
+          // original sentence each rewritten one came from.
           expectProvenanceKept({ original, rewrite, provenance });
           expectDisjointWholeSentences(original, rewrite);
           const suggestions = buildSuggestions(original, rewrite);

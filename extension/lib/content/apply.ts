@@ -32,7 +32,9 @@ export type ApplyResult =
   /** The writer typed (or pasted, dropped, clicked) in the editor meanwhile: nothing more was tried, nothing rolled back; the sentence is as it was. */
   | { status: 'interrupted' }
   /** As `interrupted`, but the writer's input and the suggestion met at the sentence: it is left as it is, to be checked. */
-  | { status: 'overlapped' };
+  | { status: 'overlapped' }
+  /** Nothing tried: the words to replace hold an image, an embed or a non-editable item (a mention) that the rewrite would remove. */
+  | { status: 'embedded' };
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Spaces an editor writes as no-break spaces (contenteditable does at the ends of runs). */
@@ -160,6 +162,9 @@ export async function applyVerified(
   limits: ApplyLimits = APPLY_LIMITS,
 ): Promise<ApplyResult> {
   const regions = editRegions(original, replacement, joinableIn(target, start));
+  // An item with no text of its own (an image) or text the writer cannot edit (a mention chip)
+  // inside the words a part replaces would go with them, while the text read back looks right.
+  if (regions.some((region) => holdsEmbed(target, start + region.start, start + region.end))) return { status: 'embedded' };
   if (regions.length === 0) return applyRange(target, start, end, original, replacement, limits);
   const result = await applyRegions(target, start, original, regions, limits);
   // Not applied, the text as before: the whole sentence is left selected (not just the part
@@ -237,6 +242,29 @@ interface Sentence {
   text: string;
 }
 
+/** Elements a text edit over them would delete though the captured text does not show them whole. */
+const EMBEDS = 'img, picture, video, audio, iframe, object, embed, canvas, svg, input, select, textarea, button, [contenteditable="false"]';
+
+/** Whether [start, end) of a rich editor's text holds an embed (see EMBEDS) whole, or some of its text. */
+function holdsEmbed(target: Target, start: number, end: number): boolean {
+  if (target.kind === 'field' || target.select) return false;
+  const range = (target as DomTarget).model().range(start, end);
+  if (!range) return false;
+  for (const embed of target.element.querySelectorAll(EMBEDS)) {
+    if (!range.intersectsNode(embed)) continue;
+    const part = embed.ownerDocument.createRange();
+    part.selectNode(embed);
+    const startsBefore = range.compareBoundaryPoints(Range.START_TO_START, part) <= 0;
+    const endsAfter = range.compareBoundaryPoints(Range.END_TO_END, part) >= 0;
+    if (startsBefore && endsAfter) return true;
+    // Only touching it (a range that ends at the start of a mention's text) takes nothing of it.
+    if (!startsBefore) part.setStart(range.startContainer, range.startOffset);
+    if (!endsAfter) part.setEnd(range.endContainer, range.endOffset);
+    if (part.toString() !== '') return true;
+  }
+  return false;
+}
+
 async function applyRange(
   target: Target,
   start: number,
@@ -248,7 +276,8 @@ async function applyRange(
 ): Promise<ApplyResult> {
   // Watched from before the text is read: the writer's input at any moment after it is seen.
   const writer = watchWriter(target, start, end);
-  const intact = (text: string) => text.slice(sentence.start, sentence.start + sentence.text.length) === sentence.text;
+  // As everywhere here, a no-break space an editor wrote for a space (beside a part just applied) reads as a space.
+  const intact = (text: string) => comparable(text.slice(sentence.start, sentence.start + sentence.text.length)) === comparable(sentence.text);
   try {
     const before = target.readText();
     if (!intact(before)) return { status: 'stale' };

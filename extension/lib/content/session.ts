@@ -26,6 +26,7 @@ import { Toast } from './toast.ts';
 import { TypingBurst } from './typing-burst.ts';
 
 const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
+const EMBEDDED = 'The words this rewrite changes hold an image, an embedded item or a mention, which replacing them would remove, so nothing was replaced. Edit the sentence by hand.';
 const OVERLAPPED = 'You typed in this sentence while the rewrite was going in. Redline left the text as it is, your typing included: check the sentence.';
 /**
  * How long the writer pauses before a burst of typing in an editor is followed (spans remapped,
@@ -641,6 +642,7 @@ export class PageSession {
     else if (outcome === 'withdrawn') this.#card.status('This sentence changed since the rewrite: nothing was replaced.');
     else if (outcome === 'interrupted') this.#card.status(INTERRUPTED, [copy]);
     else if (outcome === 'overlapped') this.#card.status(OVERLAPPED, [copy]);
+    else if (outcome === 'embedded') this.#card.status(EMBEDDED, [copy]);
     else this.#card.status('The editor changed the text in another way and it could not be undone. Check the sentence in the editor.', [copy]);
   }
 
