@@ -2,31 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { applyVerified } from '../../extension/lib/content/apply.ts';
 import { domTarget } from '../../extension/lib/content/target.ts';
+import { beforeInputEditor } from './beforeinput-editor.ts';
 
 /**
  * An image or a mention inside the words a rewrite changes would go with them, while the text
  * read back (which has no character for an image) looks right: nothing is tried. Words beside
  * such an item, not over it, still go in.
  */
-function editor(html: string): HTMLElement {
-  document.body.innerHTML = `<div contenteditable="true"><p>${html}</p></div>`;
-  const root = document.querySelector<HTMLElement>('[contenteditable]')!;
-  // An editor that takes beforeinput, as Slate or Lexical do: the selected text becomes the data.
-  root.addEventListener('beforeinput', (event) => {
-    const range = document.getSelection()!.getRangeAt(0);
-    range.deleteContents();
-    range.insertNode(document.createTextNode((event as InputEvent).data ?? ''));
-    root.normalize();
-    event.preventDefault();
-  });
-  return root;
-}
-
-(globalThis as { StaticRange?: unknown }).StaticRange ??= class {
-  constructor(range: AbstractRange) {
-    Object.assign(this, { startContainer: range.startContainer, startOffset: range.startOffset, endContainer: range.endContainer, endOffset: range.endOffset });
-  }
-};
+const editor = (html: string) => beforeInputEditor(html).root;
 
 const ORIGINAL = 'It plays a crucial role in our work.';
 

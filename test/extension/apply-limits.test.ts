@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyVerified } from '../../extension/lib/content/apply.ts';
 import { domTarget } from '../../extension/lib/content/target.ts';
+import { beforeInputEditor } from './beforeinput-editor.ts';
 
 /**
  * A page that draws no frames (a tab in the background: requestAnimationFrame never calls
@@ -12,31 +13,7 @@ import { domTarget } from '../../extension/lib/content/target.ts';
 const ORIGINAL = 'The first sentence is long enough.';
 const REPLACEMENT = 'A rewritten first sentence.';
 
-function editor(): { root: HTMLElement; attempts: string[] } {
-  document.body.innerHTML = `<div contenteditable="true"><p>${ORIGINAL} The second one stays.</p></div>`;
-  const root = document.querySelector<HTMLElement>('[contenteditable]')!;
-  const attempts: string[] = [];
-  // An editor that takes beforeinput and renders from its model, as Slate or Lexical do: the
-  // selected text is replaced by the event's data.
-  root.addEventListener('beforeinput', (event) => {
-    attempts.push(event.inputType);
-    const paragraph = root.querySelector('p')!;
-    const range = document.getSelection()!.getRangeAt(0);
-    const text = paragraph.textContent!;
-    const [from, to] = [range.startOffset, range.endOffset];
-    paragraph.textContent = text.slice(0, from) + ((event as InputEvent).data ?? '') + text.slice(to);
-    event.preventDefault();
-  });
-  root.addEventListener('paste', () => attempts.push('paste'));
-  return { root, attempts };
-}
-
-// happy-dom has no StaticRange constructor (browsers do): the fields the event carries are enough here.
-(globalThis as { StaticRange?: unknown }).StaticRange ??= class {
-  constructor(range: AbstractRange) {
-    Object.assign(this, { startContainer: range.startContainer, startOffset: range.startOffset, endContainer: range.endContainer, endOffset: range.endOffset });
-  }
-};
+const editor = () => beforeInputEditor(`${ORIGINAL} The second one stays.`);
 
 const realFrame = window.requestAnimationFrame;
 afterEach(() => {

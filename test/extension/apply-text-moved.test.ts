@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyVerified } from '../../extension/lib/content/apply.ts';
 import { domTarget } from '../../extension/lib/content/target.ts';
+import { beforeInputEditor } from './beforeinput-editor.ts';
 
 /**
  * The text changes after the accept was asked for but before the apply touches anything (here
@@ -14,26 +15,7 @@ const ORIGINAL = 'The first sentence is long enough.';
 const REPLACEMENT = 'A rewritten first sentence.';
 const REST = ' The second one stays.';
 
-/** An editor that takes beforeinput and renders from its model, as Slate or Lexical do. */
-function editor(): HTMLElement {
-  document.body.innerHTML = `<div contenteditable="true"><p>${ORIGINAL}${REST}</p></div>`;
-  const root = document.querySelector<HTMLElement>('[contenteditable]')!;
-  root.addEventListener('beforeinput', (event) => {
-    const paragraph = root.querySelector('p')!;
-    const range = document.getSelection()!.getRangeAt(0);
-    const text = paragraph.textContent!;
-    paragraph.textContent = text.slice(0, range.startOffset) + ((event as InputEvent).data ?? '') + text.slice(range.endOffset);
-    event.preventDefault();
-  });
-  return root;
-}
-
-// happy-dom has no StaticRange constructor (browsers do): the fields the event carries are enough here.
-(globalThis as { StaticRange?: unknown }).StaticRange ??= class {
-  constructor(range: AbstractRange) {
-    Object.assign(this, { startContainer: range.startContainer, startOffset: range.startOffset, endContainer: range.endContainer, endOffset: range.endOffset });
-  }
-};
+const editor = () => beforeInputEditor(`${ORIGINAL}${REST}`).root;
 
 const realFrame = window.requestAnimationFrame;
 afterEach(() => {
