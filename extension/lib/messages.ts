@@ -100,7 +100,7 @@ export type CheckReply = { ok: true; response: unknown; suggestions?: Suggestion
  * `reverted`: the editor turned the suggestion into something else; that was rolled back, the text is as before.
  * `timeout`: the editor did not settle in time (a background tab draws nothing); the text is as before.
  * `unexpected`: the editor changed the text differently and it could not be rolled back.
- * `interrupted`: the writer typed in the editor meanwhile; Redline stopped, nothing rolled back, the sentence as it was.
+ * `interrupted`: the writer typed (or clicked) in the page meanwhile; Redline stopped, nothing rolled back, the sentence as it was.
  * `overlapped`: as `interrupted`, but the writer's input met the sentence; it is left as it is, to be checked.
  * `embedded`: nothing tried: the words to replace hold an image, an embed or a mention that the rewrite would remove.
  */

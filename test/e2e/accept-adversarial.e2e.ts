@@ -38,11 +38,11 @@ const isAccepted = async (panel: Page, n: number) => (await suggestionItem(panel
 
 // 1. The writer's caret is in another field of the same page (a title, a comment box) while the
 // suggestions go into the editor: the apply must not take their keys away from that field.
-// Known defect, not fixed (2026-11-26): the apply watches only the editor for the writer's keys,
-// then focuses the editor to select the sentence, and the keys after that land there (one run:
-// the field stopped mid-word and "Moreover, organizations must navigate the complexities of " was
-// replaced by the rest of the typing). Listed in the README's known defects.
-test.fixme('contenteditable: typing in another field on the page while Accept all goes into the editor keeps every key in that field', async ({ page, stack }) => {
+// (A defect until 2026-11-27: the apply watched only the editor for the writer's keys, then
+// focused the editor to select the sentence, and the keys after that landed there: the field
+// stopped mid-word and "Moreover, organizations must navigate the complexities of " was replaced
+// by the rest of the typing.)
+test('contenteditable: typing in another field on the page while Accept all goes into the editor keeps every key in that field', async ({ page, stack }) => {
   const panel = await humanizeIn(page, stack, 'plain', '#editor');
   const before = await modelText(page);
   const field = page.locator('#field');
@@ -78,9 +78,9 @@ for (const editor of [
   { name: 'tiptap', page: 'tiptap', root: '.ProseMirror' },
   { name: 'textarea', page: 'plain', root: '#field' },
 ]) {
-  // Known defect, not fixed (2026-11-26): after an accept the caret is left at the suggestion; the
-  // writer's own caret is put back only when they press a key during the apply. In the README's known defects.
-  test.fixme(`${editor.name}: the caret the writer put at the end during an accept is where their next keys go`, async ({ page, stack }) => {
+  // (A defect until 2026-11-27: after an accept the caret was left at the suggestion; the writer's
+  // own caret was put back only when they pressed a key during the apply.)
+  test(`${editor.name}: the caret the writer put at the end during an accept is where their next keys go`, async ({ page, stack }) => {
     const read = () => (editor.root === '#field' ? page.locator('#field').inputValue() : modelText(page));
     const panel = await humanizeIn(page, stack, editor.page, editor.root);
     const before = await read();

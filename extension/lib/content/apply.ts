@@ -1,9 +1,10 @@
 import { askPage } from '../page/bridge.ts';
 import type { Strategy } from './editors.ts';
-import type { DomTarget, FieldTarget, Target } from './target.ts';
+import type { DomTarget, Target } from './target.ts';
 import { editRegions, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
+import { writerFocus, type RestoreFocus } from './writer-focus.ts';
 
 /**
  * Verified edits. A suggestion goes in through the editor's own input pipeline (or its API),
@@ -40,38 +41,51 @@ const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Spaces an editor writes as no-break spaces (contenteditable does at the ends of runs). */
 const comparable = (text: string) => text.replace(/\u00a0/g, ' ');
 
-/**
- * Notices the writer's own input in the editor while an apply runs (trusted events only: the
- * apply's own synthetic events are not trusted). From then on the apply touches nothing more.
- * At the writer's first key or paste, their own selection is put back before the key acts, so
- * what they type goes where they were typing, not over the sentence the apply selected.
- */
 /** The writer's input as an apply sees it. */
 interface Writer {
-  /** They typed (or pasted, dropped, clicked) in the editor since the apply touched the selection. */
+  /** They typed (or pasted, dropped, clicked) in the page since the apply touched the selection. */
   readonly typed: boolean;
-  /** When their last input in the editor came (`performance.now()`), before or after that. */
+  /** When their last input in the page came (`performance.now()`), before or after that. */
   readonly lastInputAt: number;
-  /** From now on, input counts as `typed` (and puts their selection back). */
+  /** From now on, input counts as `typed` (and puts their focus back). */
   arm(): void;
+  /** Puts back the focus and selection they had when the apply was armed, unless they already took it back. */
+  restore(): void;
   stop(): void;
 }
 
+const INPUT_EVENTS = ['keydown', 'pointerdown', 'paste', 'drop', 'cut', 'compositionstart'];
+const MODIFIER_KEYS = /^(Shift|Control|Alt|Meta|CapsLock)$/;
+
+/**
+ * Notices the writer's own input anywhere in the editor's page while an apply runs (trusted
+ * events only: the apply's own synthetic events are not trusted): in the editor, or in another
+ * field they are typing in while the suggestion goes in. From then on the apply touches nothing
+ * more. At their first key or paste, the focus and selection they had are put back before the
+ * key acts (writer-focus.ts), so what they type goes where they were typing, not over the
+ * sentence the apply selected, nor into the editor the apply focused.
+ */
 function watchWriter(target: Target, start: number, end: number): Writer {
-  const element = target.element;
-  const doc = element.ownerDocument;
-  const events = ['keydown', 'pointerdown', 'paste', 'drop', 'cut', 'compositionstart'];
+  const doc = target.element.ownerDocument;
   let typed = false;
-  let restore: (() => void) | undefined;
+  let restore: RestoreFocus | undefined;
+  let restored = false;
   let lastInputAt = -Infinity;
+  const putBack = () => {
+    if (!restore || restored) return;
+    restored = true;
+    restore();
+  };
   const notice = (event: Event) => {
-    if (!event.isTrusted || !element.contains(event.target as Node) || /^(Shift|Control|Alt|Meta|CapsLock)$/.test((event as KeyboardEvent).key ?? '')) return;
+    if (!event.isTrusted || MODIFIER_KEYS.test((event as KeyboardEvent).key ?? '')) return;
     lastInputAt = performance.now();
     if (!restore) return;
-    if (!typed && event.type !== 'pointerdown' && event.type !== 'drop') restore();
+    // A click or a drop puts the focus where the writer wants it by itself.
+    if (event.type === 'pointerdown' || event.type === 'drop') restored = true;
+    else putBack();
     typed = true;
   };
-  for (const type of events) doc.addEventListener(type, notice, true);
+  for (const type of INPUT_EVENTS) doc.addEventListener(type, notice, true);
   return {
     get typed() {
       return typed;
@@ -79,35 +93,10 @@ function watchWriter(target: Target, start: number, end: number): Writer {
     get lastInputAt() {
       return lastInputAt;
     },
-    // The writer's selection as it is now, just before the apply moves it.
-    arm: () => (restore = writerSelection(target, start, end)),
-    stop: () => events.forEach((type) => doc.removeEventListener(type, notice, true)),
-  };
-}
-
-/** Puts back the selection the writer had when the apply began (a field's shifted past the sentence if that changed length). */
-function writerSelection(target: Target, start: number, end: number): () => void {
-  // An editor that keeps its own selection (a code editor) puts the writer's keys where its cursor is.
-  if (target.select) return () => {};
-  if (target.kind === 'field') {
-    const field = (target as FieldTarget).element;
-    const { selectionStart, selectionEnd, value } = field;
-    if (selectionStart === null || selectionEnd === null) return () => {};
-    const offsets = (target as FieldTarget).fieldText();
-    const [from, to] = [offsets.toValue(start), offsets.toValue(end, true)];
-    return () => {
-      const shift = selectionStart >= to ? field.value.length - value.length : selectionEnd <= from ? 0 : undefined;
-      if (shift !== undefined) field.setSelectionRange(selectionStart + shift, selectionEnd + shift);
-    };
-  }
-  const selection = target.element.ownerDocument.getSelection();
-  // Live: it follows the DOM's changes until it is put back.
-  const range = selection?.rangeCount ? selection.getRangeAt(0).cloneRange() : undefined;
-  if (!range || !target.element.contains(range.commonAncestorContainer)) return () => {};
-  return () => {
-    if (!target.element.contains(range.commonAncestorContainer)) return;
-    selection!.removeAllRanges();
-    selection!.addRange(range);
+    // The writer's focus as it is now, just before the apply moves it.
+    arm: () => (restore = writerFocus(target, start, end)),
+    restore: putBack,
+    stop: () => INPUT_EVENTS.forEach((type) => doc.removeEventListener(type, notice, true)),
   };
 }
 
@@ -285,7 +274,10 @@ async function applyRange(
     // Nothing is touched in a page that does not draw: a rich editor there could take an edit and
     // render it after the answer. A field's value changes at once, frames or not.
     if (target.kind !== 'field' && !(await drawsFrames(view, limits.frameMs))) return { status: 'timeout' };
-    return await applyWatched(target, start, end, intact, before, replacement, limits, writer);
+    const result = await applyWatched(target, start, end, intact, before, replacement, limits, writer);
+    // The writer's focus goes back where it was, except where the sentence is left selected for them to paste over.
+    if (result.status !== 'refused' && result.status !== 'reverted') writer.restore();
+    return result;
   } finally {
     writer.stop();
   }

@@ -1,0 +1,103 @@
+import { deepActiveElement, type DomTarget, type FieldTarget, type Target } from './target.ts';
+
+/**
+ * Where the writer's keys go, taken just before an apply moves the focus and the selection into
+ * the editor, so it can be put back: their caret in the editor (shifted past the sentence if that
+ * changed length), or another field, editor or button of the page they were in. Putting it back
+ * returns false when there was nothing to put back that still exists.
+ */
+export type RestoreFocus = () => boolean;
+
+export function writerFocus(target: Target, start: number, end: number): RestoreFocus {
+  const doc = target.element.ownerDocument;
+  const active = deepActiveElement(doc);
+  if (!active || active === doc.body || active === doc.documentElement) {
+    // Focus nowhere: keys typed now must not land in the editor the apply focused.
+    return () => {
+      const now = deepActiveElement(doc);
+      if (now instanceof HTMLElement && target.element.contains(now)) now.blur();
+      return true;
+    };
+  }
+  if (!target.element.contains(active)) return elsewhere(active);
+  // An editor that keeps its own selection (a code editor) puts the writer's keys where its cursor is.
+  if (target.select) return () => false;
+  return target.kind === 'field' ? inField(target as FieldTarget, start, end) : inEditor(target as DomTarget, active, start, end);
+}
+
+/** The focus in an element that is not the target: focus it again, with the selection it had. */
+function elsewhere(active: Element): RestoreFocus {
+  const field = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement ? active : undefined;
+  let fieldSelection: [number, number, 'forward' | 'backward' | 'none'] | undefined;
+  try {
+    if (field && field.selectionStart !== null && field.selectionEnd !== null) fieldSelection = [field.selectionStart, field.selectionEnd, field.selectionDirection ?? 'none'];
+  } catch {
+    // An input type with no selection (a number, a date).
+  }
+  const selection = active.ownerDocument.getSelection();
+  const range = !field && selection?.rangeCount ? selection.getRangeAt(0).cloneRange() : undefined;
+  const ownRange = range && active.contains(range.commonAncestorContainer) ? range : undefined;
+  return () => {
+    if (!active.isConnected || !(active instanceof HTMLElement || active instanceof SVGElement)) return false;
+    active.focus({ preventScroll: true });
+    if (field && fieldSelection) field.setSelectionRange(...fieldSelection);
+    if (ownRange && active.contains(ownRange.commonAncestorContainer)) {
+      selection!.removeAllRanges();
+      selection!.addRange(ownRange);
+    }
+    return true;
+  };
+}
+
+/** The writer's selection in the target field: put back, shifted if it lay after the sentence and that changed length. */
+function inField(target: FieldTarget, start: number, end: number): RestoreFocus {
+  const field = target.element;
+  const { selectionStart, selectionEnd, selectionDirection, value } = field;
+  if (selectionStart === null || selectionEnd === null) return () => false;
+  const offsets = target.fieldText();
+  const [from, to] = [offsets.toValue(start), offsets.toValue(end, true)];
+  return () => {
+    const shift = selectionStart >= to ? field.value.length - value.length : selectionEnd <= from ? 0 : undefined;
+    if (shift === undefined) return false;
+    field.focus({ preventScroll: true });
+    field.setSelectionRange(selectionStart + shift, selectionEnd + shift, selectionDirection ?? 'none');
+    return true;
+  };
+}
+
+/**
+ * The writer's selection in the target editor. Kept as text offsets where it is in text (an
+ * editor may redraw the nodes it was in), as a live range otherwise; put back only when it lay
+ * wholly before or after the sentence.
+ */
+function inEditor(target: DomTarget, active: Element, start: number, end: number): RestoreFocus {
+  const doc = target.element.ownerDocument;
+  const selection = doc.getSelection();
+  if (!selection?.rangeCount || !selection.anchorNode || !selection.focusNode) return () => false;
+  const live = selection.getRangeAt(0).cloneRange();
+  if (!target.element.contains(live.commonAncestorContainer)) return () => false;
+  const model = target.model();
+  const length = model.text.length;
+  const anchor = model.offsetOf(selection.anchorNode, selection.anchorOffset);
+  const focus = model.offsetOf(selection.focusNode, selection.focusOffset);
+  const [low, high] = anchor !== undefined && focus !== undefined ? [Math.min(anchor, focus), Math.max(anchor, focus)] : [undefined, undefined];
+  const editingHost = active instanceof HTMLElement ? active : target.element;
+  return () => {
+    if (!target.element.isConnected) return false;
+    if (low !== undefined && high !== undefined) {
+      if (low < end && high > start) return false;
+      const now = target.model();
+      const shift = low >= end ? now.text.length - length : 0;
+      const [from, to] = [now.position(anchor! + shift), now.position(focus! + shift, focus! >= anchor!)];
+      if (!from || !to) return false;
+      editingHost.focus({ preventScroll: true });
+      selection.setBaseAndExtent(from.node, from.offset, to.node, to.offset);
+      return true;
+    }
+    if (!target.element.contains(live.commonAncestorContainer)) return false;
+    editingHost.focus({ preventScroll: true });
+    selection.removeAllRanges();
+    selection.addRange(live);
+    return true;
+  };
+}
