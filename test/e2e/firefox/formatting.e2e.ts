@@ -58,8 +58,6 @@ for (const editor of EDITORS) {
     // tools</strong>`; the text is right (Accepted is true of it) and undo restores it all.
     // Chromium's TinyMCE keeps them apart. Expected to fail until that is fixed.
     test.fail(editor.page === 'tinymce', 'Firefox TinyMCE: the link and bold spread over the rewritten words before them');
-    // As in Chromium (formatting.e2e.ts): a known defect of Accept all in Draft.js with the new huma_v2 rewrite, not yet investigated.
-    test.fixme(editor.page === 'draft', 'Draft.js: Accept all withdraws a suggestion of the formatted text');
     const bold = editor.bold ?? 'strong';
     const italic = editor.italic ?? 'em, i';
     await tab.goto(`${firefox.pagesUrl}/${editor.page}.html?formatted`);
