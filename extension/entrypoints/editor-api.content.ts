@@ -86,6 +86,17 @@ function tinymceApi(editor: TinyEditor): EditorApi {
       // history (cleared after loading a document) a transaction alone would leave nothing to undo to.
       editor.undoManager.add();
       editor.undoManager.transact(() => {
+        const node = range.startContainer;
+        // Words inside one text node are written into that node: insertContent would rebuild the
+        // run around them, and Firefox's then spreads a link or bold beside them over the new words.
+        if (node === range.endContainer && node.nodeType === Node.TEXT_NODE && !/[\r\n]/.test(text)) {
+          (node as Text).replaceData(range.startOffset, range.endOffset - range.startOffset, text);
+          const caret = range.cloneRange();
+          caret.setStart(node, range.startOffset + text.length);
+          caret.collapse(true);
+          editor.selection.setRng(caret);
+          return;
+        }
         editor.selection.setRng(range);
         editor.insertContent(html);
       });

@@ -118,7 +118,9 @@ export class DomText {
     while (low <= high) {
       const mid = (low + high) >>> 1;
       const segment = segments[mid]!;
-      if (offset < segment.start) high = mid - 1;
+      // At the boundary of two nodes, the end of the earlier one is asked for: found by going left.
+      const endOfPrevious = preferEnd && offset === segment.start && mid > 0 && segments[mid - 1]!.start + segments[mid - 1]!.length === offset;
+      if (offset < segment.start || endOfPrevious) high = mid - 1;
       else if (offset > segment.start + segment.length || (offset === segment.start + segment.length && !preferEnd)) low = mid + 1;
       else return { node: segment.node, offset: segment.nodeOffset + offset - segment.start };
     }

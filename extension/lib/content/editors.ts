@@ -37,6 +37,9 @@ export interface UndoBehaviour {
   acceptAll: 'one' | 'grouped' | 'each' | 'each-unless-grouped';
 }
 
+/** The Firefox build (WXT defines `import.meta.env.FIREFOX`; absent where this module runs under Node, in tests). */
+const IN_FIREFOX = (import.meta as { env?: { FIREFOX?: boolean } }).env?.FIREFOX === true;
+
 const inside = (selector: string) => (root: HTMLElement) => root.matches(selector) || root.closest(selector) !== null;
 
 /**
@@ -59,7 +62,7 @@ export const FAMILIES: EditorFamily[] = [
   // model at its own selection, which follows the DOM's: the only edit that is safe there. Not in
   // Firefox, where a paste event made by a script carries no data (measured: Draft took it and
   // inserted nothing): there the native edit, safe within one leaf.
-  { name: 'Draft.js', matches: inside('.DraftEditor-root'), strategies: import.meta.env?.FIREFOX ? ['execCommand'] : ['paste'], undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'Draft.js', matches: inside('.DraftEditor-root'), strategies: IN_FIREFOX ? ['execCommand'] : ['paste'], undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   // CodeMirror 6 keeps the DOM selection to its own while its page has no focus (the writer is in
   // the sidebar): the edit goes through its view (a page-world script), the DOM range read at once.
   { name: 'CodeMirror', matches: inside('.cm-content'), capture: { lines: true }, strategies: ['editor-api', ...DEFAULT], undo: { acceptIsOneStep: true, acceptAll: 'each' } },
