@@ -49,6 +49,7 @@ const Env = z.object({
   BFF_SHUTDOWN_GRACE_MS: positiveInt(30_000),
   BFF_RESULT_RETENTION_HOURS: z.coerce.number().positive().default(24),
   BFF_PURGE_INTERVAL_SECONDS: z.coerce.number().positive().default(60),
+  BFF_RESUME_INTERVAL_SECONDS: z.coerce.number().positive().default(300),
   BFF_LEDGER_PROBE_SECONDS: z.coerce.number().positive().default(1),
   BFF_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'BFF_PUBLIC_URL must be an http(s) URL' })
@@ -124,6 +125,8 @@ export interface BffConfig {
   resultRetentionHours: number;
   /** How often the purge (and SQLite's log truncation) runs. */
   purgeIntervalMs: number;
+  /** How often operations left pending are looked for (engine.resumeLeftPending): one is resumed one to two intervals after it was left. */
+  resumeIntervalMs: number;
   /** How often an unavailable ledger is probed for recovery. */
   ledgerProbeMs: number;
   /** Connection limits of the HTTP server. */
@@ -253,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     shutdownGraceMs: e.BFF_SHUTDOWN_GRACE_MS,
     resultRetentionHours: e.BFF_RESULT_RETENTION_HOURS,
     purgeIntervalMs: e.BFF_PURGE_INTERVAL_SECONDS * 1000,
+    resumeIntervalMs: e.BFF_RESUME_INTERVAL_SECONDS * 1000,
     ledgerProbeMs: e.BFF_LEDGER_PROBE_SECONDS * 1000,
     http: {
       headersTimeoutMs: e.BFF_HEADERS_TIMEOUT_MS,

@@ -160,6 +160,14 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
 
   // A ledger already unavailable is logged by the monitor, which resumes once it is back.
   await resumePending().catch(() => {});
+  // Left pending while running (a client that gave up at its deadline): resumed within the upstream's replay window.
+  const resumeLeft = setInterval(() => {
+    engine.resumeLeftPending().then(
+      (resumed) => resumed > 0 && logger.info({ resumed }, 'resuming operations left pending by their clients'),
+      (error: unknown) => logger.warn({ error: describeError(error) }, 'looking for operations left pending failed; will look again'),
+    );
+  }, config.resumeIntervalMs);
+  resumeLeft.unref();
   const retention = scheduleRetention({
     ledger,
     logger,
@@ -172,6 +180,7 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('draining in-flight operations');
+      clearInterval(resumeLeft);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await engine.drain(config.shutdownGraceMs);
       await retention.stop();

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { countCharacters, hasVisibleText, type BffErrorCode } from '@redline/shared';
 import { HttpError } from '../errors.ts';
+import { looksLikeToken } from '../members.ts';
 
 const FIELD_CODES: Record<string, BffErrorCode> = {
   operationId: 'invalid_operation_id',
@@ -38,7 +39,16 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxC
     const [first] = Object.keys(fields);
     throw HttpError.of(400, FIELD_CODES[first!] ?? 'invalid_request', `Fix the request: ${Object.values(fields).join('; ')}.`, { fields });
   }
-  const { text } = parsed.data as { text?: unknown };
+  const { text, operationId } = parsed.data as { text?: unknown; operationId?: unknown };
+  // A member token sent as the id (two fields mixed up) would be stored and logged as an id.
+  if (typeof operationId === 'string' && looksLikeToken(operationId)) {
+    throw HttpError.of(
+      400,
+      'invalid_operation_id',
+      'Fix the request: operationId has the shape of a member token (rl_ and 43 characters). Send the token only in the Authorization header, and a new id of your own (a UUID, say) as operationId; if this was your token, ask your administrator for a new one.',
+      { fields: { operationId: 'not a member token' } },
+    );
+  }
   if (typeof text === 'string') {
     if (!hasVisibleText(text)) {
       throw HttpError.of(400, 'empty_text', 'The text is empty. Select or type some text to check.', { fields: { text: 'empty' } });

@@ -59,6 +59,9 @@ interface Running {
  */
 const FINAL_ERROR_CODES = new Set(['result_expired', 'internal_error']);
 
+/** An operation's key among those running here: one member's operation id. */
+const keyOf = ({ memberId, operationId }: Pick<OperationRecord, 'memberId' | 'operationId'>) => `${memberId}\u0000${operationId}`;
+
 const upstreamBody = (input: OperationInput): string =>
   JSON.stringify(
     input.product === 'detector'
@@ -168,7 +171,7 @@ export class OperationEngine {
   }
 
   async run(member: MemberRecord, input: OperationInput): Promise<OperationOutcome> {
-    const key = `${member.id}\u0000${input.operationId}`;
+    const key = keyOf({ memberId: member.id, operationId: input.operationId });
     const body = upstreamBody(input);
     const fingerprint = fingerprintOf(input.product, body);
     for (;;) {
@@ -187,9 +190,33 @@ export class OperationEngine {
   /** Resumes operations a crash or a deadline left pending, with their original keys and bytes. */
   async resumePending(): Promise<number> {
     const pending = await this.options.ledger.pendingOperations();
-    for (const record of pending) {
-      const key = `${record.memberId}\u0000${record.operationId}`;
+    this.#resume(pending);
+    return pending.length;
+  }
+
+  /**
+   * Operations left pending while this BFF runs (the client gave up at its deadline and did not
+   * come back) are resumed without a restart or a client, so words the upstream charged are
+   * counted and the result kept while the upstream still replays it (24 hours). Called every
+   * BFF_RESUME_INTERVAL_SECONDS: an operation pending at the sweep before too, and not running
+   * here, was left; one that is newer may still be running for its client on another instance.
+   */
+  async resumeLeftPending(): Promise<number> {
+    const pending = await this.options.ledger.pendingOperations();
+    const left = pending.filter((record) => this.#pendingAtLastSweep.has(keyOf(record)));
+    this.#pendingAtLastSweep = new Set(pending.map(keyOf));
+    return this.#resume(left);
+  }
+
+  #pendingAtLastSweep = new Set<string>();
+
+  /** Runs the operations again that are not running here; how many were started. */
+  #resume(records: readonly OperationRecord[]): number {
+    let started = 0;
+    for (const record of records) {
+      const key = keyOf(record);
       if (this.#inflight.has(key)) continue;
+      started++;
       this.options.logger.info({ operationId: record.operationId, product: record.product }, 'resuming pending operation');
       this.#track(key, record.fingerprint, (owns) => (owns(true), this.#execute(record))).catch((error: unknown) => {
         // An answer for a client (the outcome is in the ledger, a repeat will see it) needs no
@@ -199,7 +226,7 @@ export class OperationEngine {
         }
       });
     }
-    return pending.length;
+    return started;
   }
 
   /** Stops taking operations and waits for running ones; past the grace period they are left pending. */
@@ -361,9 +388,13 @@ export class OperationEngine {
     const log = { operationId: record.operationId, product: record.product };
     if (!outcome.ok) {
       metrics.operations.inc({ product: record.product, outcome: outcome.error.body.code });
-      if (outcome.settled) await ledger.failOperation(record.memberId, record.operationId, { status: outcome.error.status, error: outcome.error.body });
+      // A 410 is the upstream's answer for an operation it completed more than 24 hours ago: the
+      // result is gone, but the words were charged, so they are counted.
+      const wordsCharged = outcome.settled && outcome.error.body.code === 'result_expired' ? this.#inputWords(record) : 0;
+      if (outcome.settled) await ledger.failOperation(record.memberId, record.operationId, { status: outcome.error.status, error: outcome.error.body }, wordsCharged);
+      if (wordsCharged > 0) metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
       logger.warn({ ...log, code: outcome.error.body.code, settled: outcome.settled }, 'operation failed');
-      return { ok: false, error: outcome.error, settled: outcome.settled };
+      return { ok: false, error: outcome.error, settled: outcome.settled, wordsCharged };
     }
     const large = record.requestBody!.length >= YIELD_ABOVE_REQUEST_BYTES;
     if (large) await yieldToEventLoop();
@@ -373,7 +404,7 @@ export class OperationEngine {
       // A success is charged upstream whether or not it can be read here: counted, so usage and
       // budgets match what the team pays.
       const error = upstreamErrors.unreadableResult();
-      const wordsCharged = chargedWordsOf(outcome.body) ?? documentWords(inputFromBody(record.product, record.operationId, record.requestBody!).text).words;
+      const wordsCharged = chargedWordsOf(outcome.body) ?? this.#inputWords(record);
       await ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body }, wordsCharged);
       metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
       logger.error({ ...log, issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'upstream result did not parse');
@@ -398,6 +429,11 @@ export class OperationEngine {
       if (logger.isLevelEnabled('debug')) logger.debug({ ...log, wordsCharged, source: forwarder.source }, 'operation completed');
     }
     return { ok: true, record: completed };
+  }
+
+  /** The words of an operation's input, as the upstream charges them (whitespace-separated words). */
+  #inputWords(record: OperationRecord): number {
+    return documentWords(inputFromBody(record.product, record.operationId, record.requestBody!).text).words;
   }
 
   /** Records the completion and returns the record as the ledger now holds it, without reading it back. */
