@@ -86,23 +86,64 @@ function tinymceApi(editor: TinyEditor): EditorApi {
       // history (cleared after loading a document) a transaction alone would leave nothing to undo to.
       editor.undoManager.add();
       editor.undoManager.transact(() => {
-        const node = range.startContainer;
-        // Words inside one text node are written into that node: insertContent would rebuild the
-        // run around them, and Firefox's then spreads a link or bold beside them over the new words.
-        if (node === range.endContainer && node.nodeType === Node.TEXT_NODE && !/[\r\n]/.test(text)) {
-          (node as Text).replaceData(range.startOffset, range.endOffset - range.startOffset, text);
-          const caret = range.cloneRange();
-          caret.setStart(node, range.startOffset + text.length);
-          caret.collapse(true);
-          editor.selection.setRng(caret);
-          return;
-        }
+        // Words in text nodes of one paragraph are written into those nodes (TinyMCE's document
+        // is its DOM; the transaction records it): insertContent rebuilds the runs around them, and
+        // spread a link or bold over the new words (Firefox), or, over a link's end, moved the full
+        // stop into the link and left a caret character behind (Chromium).
+        // The caret goes after the new text in the DOM alone: TinyMCE's setRng puts a caret
+        // character (U+FEFF) at the end of a link, into the text read back.
+        if (writeIntoTextNodes(range, text)) return;
         editor.selection.setRng(range);
         editor.insertContent(html);
       });
       return true;
     },
   };
+}
+
+const BLOCK = 'p, div, li, td, th, h1, h2, h3, h4, h5, h6, blockquote, pre, body';
+
+/**
+ * Replaces `range` with `text` when both ends are in text nodes of one block: the new text goes
+ * into the first node (taking its formatting, as the writer's typing would), the rest of the
+ * range is deleted from the nodes after it, and elements left empty go; the caret is put after
+ * the new text. False when the range is not of that kind (then nothing is changed).
+ */
+function writeIntoTextNodes(range: Range, text: string): boolean {
+  const first = range.startContainer;
+  const last = range.endContainer;
+  if (first.nodeType !== Node.TEXT_NODE || last.nodeType !== Node.TEXT_NODE || /[\r\n]/.test(text)) return false;
+  if (first.parentElement?.closest(BLOCK) !== last.parentElement?.closest(BLOCK)) return false;
+  const inBetween: Text[] = [];
+  if (first !== last) {
+    const walker = first.ownerDocument!.createTreeWalker(range.commonAncestorContainer, NodeFilter.SHOW_TEXT);
+    walker.currentNode = first;
+    for (let node = walker.nextNode(); node && node !== last; node = walker.nextNode()) inBetween.push(node as Text);
+  }
+  const start = range.startOffset;
+  const end = range.endOffset;
+  const firstText = first as Text;
+  if (first === last) {
+    firstText.replaceData(start, end - start, text);
+  } else {
+    firstText.replaceData(start, firstText.length - start, text);
+    for (const node of inBetween) removeWithEmptyParents(node);
+    (last as Text).deleteData(0, end);
+    if ((last as Text).length === 0) removeWithEmptyParents(last as Text);
+  }
+  firstText.ownerDocument.getSelection()?.collapse(firstText, start + text.length);
+  return true;
+}
+
+/** Removes a text node, and the inline elements that held nothing else. */
+function removeWithEmptyParents(node: Text): void {
+  let parent = node.parentElement;
+  node.remove();
+  while (parent && !parent.matches(BLOCK) && parent.childNodes.length === 0) {
+    const up: HTMLElement | null = parent.parentElement;
+    parent.remove();
+    parent = up;
+  }
 }
 
 interface SummernoteHistory {

@@ -31,6 +31,10 @@ const BLOCK = /^(P|DIV|LI|UL|OL|H[1-6]|BLOCKQUOTE|PRE|TR|TD|TH|TABLE|SECTION|ART
 /** Not text the writer wrote: placeholders and editors' filler nodes. */
 const SKIPPED = '[data-slate-zero-width],[data-slate-placeholder],[aria-hidden="true"],script,style,template';
 const FILLER = /^[\u2060\ufeff]+/;
+/** TinyMCE's caret character after a link's text, where it put the caret. */
+const TRAILING_FILLER = /[\u2060\ufeff]+$/;
+/** A node with filler at an edge: its text is not its data. */
+const EDGE_FILLER = /^[\u2060\ufeff]|[\u2060\ufeff]$/;
 
 export class DomText {
   #text: string;
@@ -66,9 +70,9 @@ export class DomText {
       const textNode = node as Text;
       if (options.include && !options.include(textNode)) continue;
       let from = FILLER.exec(textNode.data)?.[0].length ?? 0;
-      let to = textNode.data.length;
+      let to = textNode.data.length - (TRAILING_FILLER.exec(textNode.data)?.[0].length ?? 0);
       if (bounds?.startContainer === textNode) from = Math.max(from, bounds.startOffset);
-      if (bounds?.endContainer === textNode) to = bounds.endOffset;
+      if (bounds?.endContainer === textNode) to = Math.min(to, bounds.endOffset);
       if (to <= from) continue;
       if (!options.lines) {
         const block = blockOf(textNode);
@@ -101,7 +105,7 @@ export class DomText {
     this.#indexOfNode ??= new Map(this.#segments.map((segment, index) => [segment.node, index]));
     const index = this.#indexOfNode.get(node);
     const segment = index === undefined ? undefined : this.#segments[index]!;
-    if (!segment || !node.isConnected || !node.data) return false;
+    if (!segment || !node.isConnected || !node.data || EDGE_FILLER.test(node.data)) return false;
     if (node.data.endsWith('\n') !== (this.#text[segment.start + segment.length - 1] === '\n')) return false;
     const delta = node.data.length - segment.length;
     this.#text = this.#text.slice(0, segment.start) + node.data + this.#text.slice(segment.start + segment.length);
