@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countWords } from '@redline/shared';
 import { AI_SENTENCE, HUMAN_SENTENCE, MIXED_TEXT } from '../upstream/fixtures.ts';
 import { rotateMemberToken } from '@redline/bff/members';
-import { UPSTREAM_KEY, newOperationId, startHarness, type BffResponse, type Harness } from './harness.ts';
+import { UPSTREAM_KEY, newOperationId, readResponse, startHarness, type BffResponse, type Harness } from './harness.ts';
 import { connectMcp, newToolKey, toolJson } from './mcp-client.ts';
 
 // Adversarial review of the BFF's promises: exactly once under concurrency and faults, the
@@ -172,13 +172,13 @@ describe('a retry racing the first attempt', () => {
 });
 
 describe('the meter after a request that ran out of time while the upstream kept working', () => {
-  // (Defect until 2026-11-27: an operation whose request deadline passed while the upstream was
-  // still running it stayed `pending`; nothing resumed it while the BFF ran, and a repeat after the
-  // upstream's 24-hour window got 410 and settled it with no words: the double had charged 43
-  // words (MIXED_TEXT), /v1/usage said 0, and the budget got its reservation back.)
-  it('a repeat after the replay window gets 410, and the words the upstream charged are counted', async () => {
+  /**
+   * A BFF whose request deadline (700 ms) passes while the upstream takes 1.2 s over a detect:
+   * `run` gets it after that request was answered with "try again", the operation left pending.
+   */
+  async function afterTimedOutRequest(env: Record<string, string>, run: (slow: Harness, operationId: string, first: BffResponse) => Promise<void>): Promise<void> {
     const slow = await startHarness({
-      env: { BFF_REQUEST_DEADLINE_MS: '700', BFF_ATTEMPT_TIMEOUT_MS: '300', BFF_MEMBER_RATE_LIMIT: '1000' },
+      env: { BFF_REQUEST_DEADLINE_MS: '700', BFF_ATTEMPT_TIMEOUT_MS: '300', BFF_MEMBER_RATE_LIMIT: '1000', ...env },
       upstream: { inProgressRetryAfterSeconds: 1 },
     });
     try {
@@ -186,6 +186,18 @@ describe('the meter after a request that ran out of time while the upstream kept
       const operationId = newOperationId();
       const first = await slow.call('/v1/detect', { operationId, text: MIXED_TEXT });
       expect([503, 504]).toContain(first.status);
+      await run(slow, operationId, first);
+    } finally {
+      await slow.close();
+    }
+  }
+
+  // (Defect until 2026-11-27: an operation whose request deadline passed while the upstream was
+  // still running it stayed `pending`; nothing resumed it while the BFF ran, and a repeat after the
+  // upstream's 24-hour window got 410 and settled it with no words: the double had charged 43
+  // words (MIXED_TEXT), /v1/usage said 0, and the budget got its reservation back.)
+  it('a repeat after the replay window gets 410, and the words the upstream charged are counted', async () => {
+    await afterTimedOutRequest({}, async (slow, operationId, first) => {
       expect(first.body.error.message).toMatch(/Try again/);
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the upstream finished and charged
       expect((await slow.control.account('demo')).charged.detector).toBe(countWords(MIXED_TEXT));
@@ -195,21 +207,11 @@ describe('the meter after a request that ran out of time while the upstream kept
       expect(repeat.status).toBe(410);
       const counted = (await slow.call('/v1/usage')).body.products.detector.wordsCharged;
       expect(counted).toBe((await slow.control.account('demo')).charged.detector);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it('left pending by its client, it is resumed while the BFF runs: the result is kept and the words counted, no repeat needed', async () => {
-    const slow = await startHarness({
-      env: { BFF_REQUEST_DEADLINE_MS: '700', BFF_ATTEMPT_TIMEOUT_MS: '300', BFF_MEMBER_RATE_LIMIT: '1000', BFF_RESUME_INTERVAL_SECONDS: '0.3' },
-      upstream: { inProgressRetryAfterSeconds: 1 },
-    });
-    try {
-      await slow.control.addFaults([{ fault: { kind: 'delay', delayMs: 1200 }, product: 'detector' }]);
-      const operationId = newOperationId();
-      const first = await slow.call('/v1/detect', { operationId, text: MIXED_TEXT });
-      expect([503, 504]).toContain(first.status);
+    await afterTimedOutRequest({ BFF_RESUME_INTERVAL_SECONDS: '0.3' }, async (slow, operationId, first) => {
       // No client comes back: the BFF's own sweep finds the operation left pending and resumes it.
       const counted = async () => (await slow.call('/v1/usage')).body.products.detector.wordsCharged as number;
       for (const until = Date.now() + 8000; (await counted()) === 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 200));
@@ -223,21 +225,11 @@ describe('the meter after a request that ran out of time while the upstream kept
       expect(repeat.status).toBe(200);
       expect(repeat.body.replayed).toBe(true);
       expect(await counted()).toBe(countWords(MIXED_TEXT));
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   it('an in-window repeat after the deadline gets the stored result and the meters agree', async () => {
-    const slow = await startHarness({
-      env: { BFF_REQUEST_DEADLINE_MS: '700', BFF_ATTEMPT_TIMEOUT_MS: '300', BFF_MEMBER_RATE_LIMIT: '1000' },
-      upstream: { inProgressRetryAfterSeconds: 1 },
-    });
-    try {
-      await slow.control.addFaults([{ fault: { kind: 'delay', delayMs: 1200 }, product: 'detector' }]);
-      const operationId = newOperationId();
-      const first = await slow.call('/v1/detect', { operationId, text: MIXED_TEXT });
-      expect([503, 504]).toContain(first.status);
+    await afterTimedOutRequest({}, async (slow, operationId, first) => {
       // Repeats race the upstream's own completion: some see 409 in progress upstream, all end once.
       const repeats = await Promise.all(Array.from({ length: 10 }, () => slow.call('/v1/detect', { operationId, text: MIXED_TEXT })));
       // A client that honours retryAfterSeconds gets the result once the upstream is done.
@@ -253,9 +245,7 @@ describe('the meter after a request that ran out of time while the upstream kept
       const account = await slow.control.account('demo');
       expect(account.providerRuns.detector).toBe(1);
       expect((await slow.call('/v1/usage')).body.products.detector.wordsCharged).toBe(account.charged.detector);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 });
 
@@ -300,14 +290,7 @@ async function rawPost(pathname: string, body: Uint8Array | string, headers: Rec
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body: typeof body === 'string' ? body : Buffer.from(body),
   });
-  const raw = await response.text();
-  let parsed: unknown = raw;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    // keep the text
-  }
-  return { status: response.status, headers: response.headers, body: parsed, raw };
+  return readResponse(response);
 }
 
 function expectClearRefusal(answer: BffResponse, status: number, code: string) {

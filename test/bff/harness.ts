@@ -73,6 +73,11 @@ export async function request(baseUrl: string, pathname: string, body: unknown, 
     headers,
     body: options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
+  return readResponse(response);
+}
+
+/** A response as the tests read it: its body parsed as JSON where it is JSON, else as text, and the raw text. */
+export async function readResponse(response: Response): Promise<BffResponse> {
   const raw = await response.text();
   let parsed: unknown = raw;
   try {

@@ -1,8 +1,9 @@
 import type { Frame, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { splitSentences } from '@redline/shared/analysis';
-import { FORMATTED_HTML, FORMATTED_TEXT } from './pages/text.ts';
-import { FORMATTED_EDITORS, type FormattedEditor } from './pages/formatted-editors.ts';
+import { FORMATTED_TEXT } from './pages/text.ts';
+import { FORMATTED_EDITORS } from './pages/formatted-editors.ts';
+import { frameToast, modelText, openFormatted, textsOf } from './formatted-page.ts';
 
 // An accepted rewrite whose changed words straddle a formatting boundary (the last plain word
 // before a bold run and its first bold word, the last bold word and the plain word after it, a
@@ -54,26 +55,9 @@ const CASES: { name: string; first?: Change; second?: Change }[] = [
   { name: 'italic+comma+word alone', second: { label: 'the italic opener, its comma and the next word', from: 'Moreover, organizations', to: 'Organizations' } },
 ];
 
-
-// TinyMCE (classic): the editable body is in an about:srcdoc iframe.
-const tinymceFrame = (page: Page) => page.frames().find((frame) => frame !== page.mainFrame() && frame.url().startsWith('about:'));
-const frameOf = (editor: FormattedEditor, page: Page): Frame | undefined => (editor.inFrame ? tinymceFrame(page) : page.mainFrame());
-
-/** The editor's own model's text; a bare contenteditable's as the writer sees it (a no-break space is a space). */
-const modelText = (page: Page, frame: Frame, root: string): Promise<string> =>
-  page.evaluate(async () => (window as unknown as { editorText?(): string | Promise<string> }).editorText?.()).then(
-    async (text) => (text ?? (await frame.locator(root).evaluate((element) => (element as HTMLElement).innerText))).replace(/\u00a0/g, ' '),
-  );
-
-/** The text of every element matching `selector` inside the editor. */
-const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
-  frame.locator(root).evaluate((element, name) => [...element.querySelectorAll(name)].map((node) => node.textContent ?? ''), selector);
-
 /** The texts of the links, bold and italic runs, for a log line. */
 const formatsOf = async (frame: Frame, root: string, bold: string, italic: string): Promise<string> =>
   `a=${JSON.stringify(await textsOf(frame, root, 'a'))} bold=${JSON.stringify(await textsOf(frame, root, bold))} italic=${JSON.stringify(await textsOf(frame, root, italic))}`;
-
-const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
 
 /** Edits suggestion `position` (0-based) to `text`, accepts it, and waits for the panel to settle: its decision, or the problem it shows. */
 async function acceptEdited(panel: Page, position: number, text: string): Promise<string> {
@@ -95,12 +79,7 @@ for (const editor of FORMATTED_EDITORS) {
     test(title, async ({ page, stack }) => {
       const bold = editor.bold ?? 'strong';
       const italic = editor.italic ?? 'em, i';
-      await page.goto(`${stack.pagesUrl}/${editor.page}.html?formatted`);
-      await expect.poll(() => frameOf(editor, page)?.locator(editor.root).count() ?? 0).toBe(1);
-      const frame = frameOf(editor, page)!;
-      if (editor.page === 'plain') await frame.locator(editor.root).evaluate((element, html) => (element.innerHTML = html), FORMATTED_HTML);
-      else await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
-      await expect.poll(() => textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
+      const frame = await openFormatted(page, stack, editor);
       await frame.locator(editor.focus ?? editor.root).first().focus();
       let text = await modelText(page, frame, editor.root);
       expect(text).toContain(SENTENCES[0]);

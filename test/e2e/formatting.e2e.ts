@@ -1,8 +1,8 @@
-import type { Frame, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
-import { FORMATTED_HTML, FORMATTED_TEXT } from './pages/text.ts';
-import { FORMATTED_EDITORS, type FormattedEditor } from './pages/formatted-editors.ts';
+import { FORMATTED_TEXT } from './pages/text.ts';
+import { FORMATTED_EDITORS } from './pages/formatted-editors.ts';
+import { frameToast, modelText, openFormatted, rawModelText, textsOf } from './formatted-page.ts';
 
 // A sentence with formatting inside it (bold words, a link, an italic opener): accepting its
 // rewrite changes only the words the rewrite changes, so the bold and the link stay on the words
@@ -13,27 +13,9 @@ const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').human
 /** What took the place of the italic opener ("Moreover") in the rewrite: the first word of its sentence ("Also", or "Organizations" where the opener went). */
 const ITALIC_REWRITTEN = /^\p{L}+/u.exec(REWRITTEN[2]!)![0];
 
-// TinyMCE (classic): the editable body is in an about:srcdoc iframe.
-const tinymceFrame = (page: Page) => page.frames().find((frame) => frame !== page.mainFrame() && frame.url().startsWith('about:'));
-const frameOf = (editor: FormattedEditor, page: Page): Frame | undefined => (editor.inFrame ? tinymceFrame(page) : page.mainFrame());
 const EDITORS = FORMATTED_EDITORS;
 
-/** The editor's own model's text; a bare contenteditable's as the writer sees it (a no-break space is a space). */
-const modelText = (page: Page, frame: Frame, root: string): Promise<string> =>
-  page.evaluate(async () => (window as unknown as { editorText?(): string | Promise<string> }).editorText?.()).then(
-    async (text) => (text ?? (await frame.locator(root).evaluate((element) => (element as HTMLElement).innerText))).replace(/\u00a0/g, ' '),
-  );
-
-/** The text of every element matching `selector` inside the editor. */
-const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
-  frame.locator(root).evaluate((element, name) => [...element.querySelectorAll(name)].map((node) => node.textContent ?? ''), selector);
-
-/** The model's text as it is, no-break spaces and all. */
-const rawModelText = (page: Page): Promise<string | undefined> =>
-  page.evaluate(async () => (window as unknown as { editorText?(): string | Promise<string> }).editorText?.());
 const nbsp = (text: string | undefined) => (text ?? '').split('\u00a0').length - 1;
-
-const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
 
 for (const editor of EDITORS) {
   test(`${editor.name}: accepting a rewrite keeps the formatting of the words it kept`, async ({ page, stack }) => {
@@ -42,12 +24,7 @@ for (const editor of EDITORS) {
     // while the panel said "The editor changed the text differently". Draft is now edited by paste.)
     const bold = editor.bold ?? 'strong';
     const italic = editor.italic ?? 'em, i';
-    await page.goto(`${stack.pagesUrl}/${editor.page}.html?formatted`);
-    await expect.poll(() => frameOf(editor, page)?.locator(editor.root).count() ?? 0).toBe(1);
-    const frame = frameOf(editor, page)!;
-    if (editor.page === 'plain') await frame.locator(editor.root).evaluate((element, html) => (element.innerHTML = html), FORMATTED_HTML);
-    else await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
-    await expect.poll(() => textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
+    const frame = await openFormatted(page, stack, editor);
     expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
     expect(await textsOf(frame, editor.root, italic)).toEqual(['Moreover']);
     await frame.locator(editor.focus ?? editor.root).first().focus();

@@ -161,6 +161,8 @@ export class OperationEngine {
   readonly #shutdown = new AbortController();
   #closing = false;
   readonly #activity: OperationActivity;
+  /** The operations pending at the last look for those left pending (resumeLeftPending). */
+  #pendingAtLastSweep = new Set<string>();
 
   constructor(private readonly options: EngineOptions) {
     this.#activity = new OperationActivity(options.logger, options.activityIntervalMs);
@@ -207,8 +209,6 @@ export class OperationEngine {
     this.#pendingAtLastSweep = new Set(pending.map(keyOf));
     return this.#resume(left);
   }
-
-  #pendingAtLastSweep = new Set<string>();
 
   /** Runs the operations again that are not running here; how many were started. */
   #resume(records: readonly OperationRecord[]): number {

@@ -30,7 +30,7 @@ export type ApplyResult =
   | { status: 'timeout' }
   /** The editor changed the text in another way, and it could not be rolled back. */
   | { status: 'unexpected' }
-  /** The writer typed (or pasted, dropped, clicked) in the editor meanwhile: nothing more was tried, nothing rolled back; the sentence is as it was. */
+  /** The writer typed (or pasted, dropped, clicked) in the page meanwhile: nothing more was tried, nothing rolled back; the sentence is as it was. */
   | { status: 'interrupted' }
   /** As `interrupted`, but the writer's input and the suggestion met at the sentence: it is left as it is, to be checked. */
   | { status: 'overlapped' }

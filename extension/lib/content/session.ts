@@ -25,7 +25,7 @@ import { deepActiveElement, findTarget, focusEditor, isClosedComponent, isEditab
 import { Toast } from './toast.ts';
 import { TypingBurst } from './typing-burst.ts';
 
-const INTERRUPTED = 'You typed in the editor while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
+const INTERRUPTED = 'You typed in the page while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
 const EMBEDDED = 'The words this rewrite changes hold an image, an embedded item or a mention, which replacing them would remove, so nothing was replaced. Edit the sentence by hand.';
 const OVERLAPPED = 'You typed in this sentence while the rewrite was going in. Redline left the text as it is, your typing included: check the sentence.';
 /**

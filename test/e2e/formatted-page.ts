@@ -1,0 +1,36 @@
+import type { Frame, Page } from '@playwright/test';
+import { expect, type Stack } from './fixtures.ts';
+import { FORMATTED_HTML } from './pages/text.ts';
+import type { FormattedEditor } from './pages/formatted-editors.ts';
+
+// Reading a formatted editor's page in Chromium (formatting.e2e.ts, accept-boundaries.e2e.ts).
+
+// TinyMCE (classic): the editable body is in an about:srcdoc iframe.
+const tinymceFrame = (page: Page) => page.frames().find((frame) => frame !== page.mainFrame() && frame.url().startsWith('about:'));
+const frameOf = (editor: FormattedEditor, page: Page): Frame | undefined => (editor.inFrame ? tinymceFrame(page) : page.mainFrame());
+
+/** Opens the editor's page with FORMATTED_HTML loaded, its link drawn; the frame that holds the editor. */
+export async function openFormatted(page: Page, stack: Stack, editor: FormattedEditor): Promise<Frame> {
+  await page.goto(`${stack.pagesUrl}/${editor.page}.html?formatted`);
+  await expect.poll(() => frameOf(editor, page)?.locator(editor.root).count() ?? 0).toBe(1);
+  const frame = frameOf(editor, page)!;
+  if (editor.page === 'plain') await frame.locator(editor.root).evaluate((element, html) => (element.innerHTML = html), FORMATTED_HTML);
+  else await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
+  await expect.poll(() => textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
+  return frame;
+}
+
+/** The model's text as it is, no-break spaces and all. */
+export const rawModelText = (page: Page): Promise<string | undefined> =>
+  page.evaluate(async () => (window as unknown as { editorText?(): string | Promise<string> }).editorText?.());
+
+/** The editor's own model's text; a bare contenteditable's as the writer sees it (a no-break space is a space). */
+export const modelText = (page: Page, frame: Frame, root: string): Promise<string> =>
+  rawModelText(page).then(async (text) => (text ?? (await frame.locator(root).evaluate((element) => (element as HTMLElement).innerText))).replace(/\u00a0/g, ' '));
+
+/** The text of every element matching `selector` inside the editor. */
+export const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
+  frame.locator(root).evaluate((element, name) => [...element.querySelectorAll(name)].map((node) => node.textContent ?? ''), selector);
+
+/** The text of the extension's toast in the editor's frame. */
+export const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
