@@ -14,7 +14,10 @@ import { frameToast, modelText, openFormatted, textsOf } from './formatted-page.
 // after it replaced the sentence before: it is edited by paste now. TinyMCE until then too: an
 // accept across a link's end got a caret character after the link's text, was rolled back with
 // the full stop moved into the link, and the next accept lost an italic.) The formatting after each
-// accept is logged, not held: a boundary's new words may take either side's formatting.
+// accept is logged, not held: a boundary's new words may take either side's formatting; except
+// where the italic opener goes whole: no italic is left (until 2026-11-27 the next word's first
+// letter took it in 16 of 18 editors, `<em>o</em>rganizations`: a deletion at a sentence's start
+// took in the letter after it; it takes in the space before the sentence now).
 const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
 
 /** One sentence's replacement: `from` (once in the sentence) becomes `to`. */
@@ -22,6 +25,8 @@ interface Change {
   label: string;
   from: string;
   to: string;
+  /** The change removes the only italic run: once accepted, no italic text is left. */
+  dropsItalic?: true;
 }
 
 /** Each case: a change to the first AI sentence (suggestion 1) and one to the second (suggestion 2), accepted in turn. */
@@ -39,12 +44,12 @@ const CASES: { name: string; first?: Change; second?: Change }[] = [
   {
     name: 'whole link+after / italic deleted',
     first: { label: 'the whole link and the full stop after it', from: 'fostering innovation.', to: 'progress!' },
-    second: { label: 'the italic opener and its comma deleted', from: 'Moreover, ', to: '' },
+    second: { label: 'the italic opener and its comma deleted', from: 'Moreover, ', to: '', dropsItalic: true },
   },
   {
     name: 'link end / italic+comma+word',
     first: { label: 'across the link end', from: 'innovation.', to: 'growth!' },
-    second: { label: 'the italic opener, its comma and the next word', from: 'Moreover, organizations', to: 'Organizations' },
+    second: { label: 'the italic opener, its comma and the next word', from: 'Moreover, organizations', to: 'Organizations', dropsItalic: true },
   },
   {
     name: 'link start / whole bold+after',
@@ -52,7 +57,7 @@ const CASES: { name: string; first?: Change; second?: Change }[] = [
     second: { label: 'the whole bold run and the plain word after it', from: 'comprehensive tools in', to: 'good kits within' },
   },
   // The second suggestion's change on its own (above, it follows an accept in the sentence before).
-  { name: 'italic+comma+word alone', second: { label: 'the italic opener, its comma and the next word', from: 'Moreover, organizations', to: 'Organizations' } },
+  { name: 'italic+comma+word alone', second: { label: 'the italic opener, its comma and the next word', from: 'Moreover, organizations', to: 'Organizations', dropsItalic: true } },
 ];
 
 /** The texts of the links, bold and italic runs, for a log line. */
@@ -116,6 +121,13 @@ for (const editor of FORMATTED_EDITORS) {
         }
         // Not accepted: what was tried was put back, the formatting with the words.
         if (decision !== 'accepted' && formats !== formatsBefore) failures.push(`${change.label} (${decision}): formatting ${formatsBefore} became ${formats}`);
+        const italicLeft = (await textsOf(frame, editor.root, italic)).filter((run) => run !== '');
+        // Not held in ProseMirror-based editors when new words replace the run and the word after
+        // it: ProseMirror reads the edit back from the DOM as the shortest change ("Moreover, o" →
+        // "O", the rest of the word being alike) and gives the inserted letter the marks after its
+        // start, the italic's.
+        const italicHeld = change.to === '' || !editor.root.includes('.ProseMirror');
+        if (decision === 'accepted' && change.dropsItalic && italicHeld && italicLeft.length > 0) failures.push(`${change.label}: italic left on ${JSON.stringify(italicLeft)}`);
         text = after;
       }
       await panel.close();

@@ -150,16 +150,33 @@ export async function applyVerified(
   replacement: string,
   limits: ApplyLimits = APPLY_LIMITS,
 ): Promise<ApplyResult> {
-  const regions = editRegions(original, replacement, joinableIn(target, start));
+  if (original === replacement) return applyRange(target, start, end, original, replacement, limits);
+  // The parts are found with the space before the sentence lent to them (and written back as it
+  // was): a part at the sentence's start can then begin in that space rather than at the
+  // formatting of the sentence's first word. Deleting an italic opener ("*Moreover*, o…" → "O…")
+  // otherwise replaced it with the next word's first letter, which took the italic.
+  const lead = spaceBefore(target, start);
+  const from = start - lead.length;
+  const regions = editRegions(lead + original, lead + replacement, joinableIn(target, from));
   // An item with no text of its own (an image) or text the writer cannot edit (a mention chip)
   // inside the words a part replaces would go with them, while the text read back looks right.
-  if (regions.some((region) => holdsEmbed(target, start + region.start, start + region.end))) return { status: 'embedded' };
-  if (regions.length === 0) return applyRange(target, start, end, original, replacement, limits);
-  const result = await applyRegions(target, start, original, regions, limits);
+  if (regions.some((region) => holdsEmbed(target, from + region.start, from + region.end))) return { status: 'embedded' };
+  const result = await applyRegions(target, from, lead + original, regions, limits);
   // Not applied, the text as before: the whole sentence is left selected (not just the part
   // tried), so the writer can paste the suggestion over it.
   if (result.status === 'refused' || result.status === 'reverted') selectText(target, start, end, { focus: true });
-  return result;
+  return result.status === 'applied' ? { ...result, at: result.at + lead.length } : result;
+}
+
+/**
+ * The space just before a rich editor's sentence, if the sentence follows another in its
+ * paragraph; else nothing (a field has no formatting to avoid, and a paragraph's start has no
+ * space before it to take).
+ */
+function spaceBefore(target: Target, start: number): string {
+  if (target.kind === 'field' || target.select || start === 0) return '';
+  const before = target.readText()[start - 1]!;
+  return before === ' ' || before === '\u00a0' ? before : '';
 }
 
 /** The parts of a rewrite (edit-regions.ts) applied last first; those in are put back if one is not taken. */
