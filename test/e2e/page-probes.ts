@@ -1,7 +1,14 @@
-import { expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { AI_SENTENCES } from './pages/text.ts';
 
-/** Reads what the extension shows in a page, from the page's side. */
+/**
+ * Reads what the extension shows in a page, from the page's side: in Chromium through
+ * Playwright's Page, in Firefox through puppeteer's (both run a function in the page).
+ */
+interface Page {
+  evaluate<R, A>(pageFunction: (arg: A) => R, arg: A): Promise<R>;
+  evaluate<R>(pageFunction: () => R): Promise<R>;
+}
 
 export function highlightedTexts(page: Page, names = ['redline-ai-1', 'redline-ai-2', 'redline-ai-3']): Promise<string[]> {
   return page.evaluate((names) => {
@@ -32,9 +39,14 @@ export async function waitForToast(page: Page, pattern: RegExp): Promise<string>
   for (let i = 0; i < 100; i++) {
     text = await toastText(page);
     if (pattern.test(text)) return text;
-    await page.waitForTimeout(100);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`toast never matched ${pattern}; last: "${text}"`);
+}
+
+/** The text of the element matching `selector` in `page`, or '' when there is none. */
+export function textOf(page: Page, selector: string): Promise<string> {
+  return page.evaluate((selector) => document.querySelector(selector)?.textContent ?? '', selector);
 }
 
 /** The mirror's text without the zero-width space that holds a trailing line open. */

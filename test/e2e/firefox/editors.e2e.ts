@@ -2,7 +2,7 @@ import type { Frame, Page } from 'puppeteer-core';
 import { humanize, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
-import { textOf } from './probes.ts';
+import { textOf } from '../page-probes.ts';
 
 // The rich editors the Firefox project had not run (README "Editors"), in Debian's Firefox ESR
 // with the Firefox build: capture, highlights, accept from the sidebar read back in the editor's

@@ -5,7 +5,7 @@ import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
 import { ARTICLE_TITLE } from '../pages/article-text.ts';
 import { startBff } from '../backend.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
-import { cardText, highlightedTexts, overlayMarks, textOf, toastText, waitForToast } from './probes.ts';
+import { cardText, highlightedTexts, overlayMarks, textOf, toastText, waitForToast } from '../page-probes.ts';
 
 // The same product checks as the Chromium suite, in Debian's Firefox ESR with the Firefox build.
 

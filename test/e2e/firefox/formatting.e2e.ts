@@ -3,7 +3,7 @@ import { humanize as rewriteOffline, splitSentences } from '@redline/shared/anal
 import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
 import { FORMATTED_EDITORS } from '../pages/formatted-editors.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
-import { textOf } from './probes.ts';
+import { textOf } from '../page-probes.ts';
 
 // formatting.e2e.ts in Debian's Firefox ESR with the Firefox build: Accept all on a text with
 // formatting inside its AI sentences (bold words, a link, an italic opener) changes only the
