@@ -7,6 +7,8 @@ import { PAGE_API_EVENT, PAGE_REPLY_EVENT, type PageRequest } from '../lib/page/
  *   through its API, an accept is one step of its own undo manager.
  * - Summernote's undo restores its own snapshots, which an edit through the input pipeline
  *   does not make: the accept is put between two snapshots.
+ * - CKEditor 4 the same (its undo manager's images), and its `change` event, which apps read,
+ *   comes only from such a snapshot.
  * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace, Monaco)
  *   keep the document only in their model: it is read, selected and edited there.
  * Text goes only to the content script that asked, in a reply event on the same element.
@@ -179,6 +181,51 @@ function summernoteFor(root: Element): EditorApi | undefined {
       selection.addRange(range);
       const done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
       snapshot();
+      return done;
+    },
+  };
+}
+
+interface CkEditor4 {
+  editable(): { $: Element } | null;
+  readOnly?: boolean;
+  fire(event: string): unknown;
+}
+
+/** The CKEditor 4 instance whose editable is `root`, from this window or a same-origin parent (classic mode's iframe). */
+function ckeditor4For(root: Element): CkEditor4 | undefined {
+  if (!root.classList.contains('cke_editable')) return undefined;
+  for (let view: Window = window; ; view = view.parent) {
+    try {
+      const instances = (view as unknown as { CKEDITOR?: { instances?: Record<string, CkEditor4> } }).CKEDITOR?.instances;
+      const editor = instances && Object.values(instances).find((candidate) => candidate.editable()?.$ === root);
+      if (editor) return editor;
+    } catch {
+      return undefined; // a cross-origin parent
+    }
+    if (view === view.parent) return undefined;
+  }
+}
+
+/**
+ * CKEditor 4 keeps images of its HTML for undo, taken on the writer's keys: an edit through the
+ * browser's input pipeline makes none, so Ctrl+Z after an accept went back to the image before
+ * the writer's last typing (the accept and their typing undone together, measured in 4.22), and
+ * CKEditor fired no `change`. An image before and after the edit (`saveSnapshot`, which also
+ * fires `change` when the HTML differs) makes the accept one step of its own.
+ */
+function ckeditor4Api(editor: CkEditor4): EditorApi {
+  return {
+    readOnly: () => editor.readOnly === true,
+    insert(text, range) {
+      if (!range) return false;
+      editor.fire('saveSnapshot');
+      const doc = range.startContainer.ownerDocument!;
+      const selection = doc.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      const done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+      editor.fire('saveSnapshot');
       return done;
     },
   };
@@ -431,6 +478,8 @@ function editorApiFor(root: Element): EditorApi | undefined {
   if (ace && typeof ace.getValue === 'function') return aceApi(ace);
   const summernote = summernoteFor(root);
   if (summernote) return summernote;
+  const ckeditor4 = ckeditor4For(root);
+  if (ckeditor4) return ckeditor4Api(ckeditor4);
   const tiny = tinymceFor(root);
   return tiny && tinymceApi(tiny);
 }

@@ -76,6 +76,17 @@ export const FAMILIES: EditorFamily[] = [
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
     undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
   },
+  // CKEditor 4 (classic in an iframe, or inline) takes undo images of its HTML on the writer's keys
+  // and none of an edit through the input pipeline: Ctrl+Z after an accept took back the writer's
+  // last typing with it, and CKEditor fired no `change` (measured, 4.22.1). Through its API (a
+  // page-world script) the accept is put between two images. Its document is its DOM.
+  {
+    name: 'CKEditor 4',
+    matches: inside('.cke_editable'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+    undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
+  },
   // Summernote's Ctrl+Z restores its own snapshots of the HTML, and an edit through the input
   // pipeline makes none: through its API (a page-world script) the accept gets a snapshot before
   // and after. Without the API, undo after an accept jumps to the last snapshot it made.

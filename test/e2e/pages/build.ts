@@ -47,6 +47,9 @@ const PAGES: Record<string, string> = {
   toastui: '<h1>TOAST UI Editor (WYSIWYG)</h1><link rel="stylesheet" href="./toastui-editor.css"><div id="editor"></div>',
   'toastui-markdown': '<h1>TOAST UI Editor (Markdown)</h1><link rel="stylesheet" href="./toastui-editor.css"><div id="editor"></div>',
   blocknote: '<h1>BlockNote</h1><link rel="stylesheet" href="./blocknote.css"><div class="bn-container" style="border: 1px solid #888;"><div id="editor"></div></div>',
+  ckeditor4: '<h1>CKEditor 4 (classic, iframe)</h1><script src="./ckeditor4/ckeditor.js"></script><textarea id="editor"></textarea>',
+  'lexical-rich': '<h1>Lexical (rich text)</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  prosemirror: '<h1>ProseMirror</h1><link rel="stylesheet" href="./prosemirror.css"><link rel="stylesheet" href="./prosemirror-menu.css"><link rel="stylesheet" href="./prosemirror-example-setup.css"><div id="editor" style="border: 1px solid #888;"></div>',
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
@@ -84,6 +87,11 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('jodit/package.json')), 'es2021', 'jodit.min.css'), path.join(PAGES_DIR, 'jodit.min.css'));
   cpSync(path.join(path.dirname(resolve('summernote/package.json')), 'dist', 'summernote-lite.min.css'), path.join(PAGES_DIR, 'summernote-lite.min.css'));
   cpSync(resolve('@toast-ui/editor/dist/toastui-editor.css'), path.join(PAGES_DIR, 'toastui-editor.css'));
+  cpSync(resolve('prosemirror-view/style/prosemirror.css'), path.join(PAGES_DIR, 'prosemirror.css'));
+  cpSync(resolve('prosemirror-menu/style/menu.css'), path.join(PAGES_DIR, 'prosemirror-menu.css'));
+  cpSync(resolve('prosemirror-example-setup/style/style.css'), path.join(PAGES_DIR, 'prosemirror-example-setup.css'));
+  // CKEditor 4 loads its plugins, skin and language files from its own folder.
+  cpSync(path.dirname(resolve('ckeditor4/package.json')), path.join(PAGES_DIR, 'ckeditor4'), { recursive: true });
   cpSync(resolve('@blocknote/core/style.css'), path.join(PAGES_DIR, 'blocknote.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
   // Monaco imports its style sheets and icon font from its modules: bundled with them, one

@@ -38,4 +38,10 @@ export const FORMATTED_EDITORS: FormattedEditor[] = [
   { name: 'BlockNote', page: 'blocknote', root: '.bn-container .ProseMirror' },
   { name: 'Milkdown', page: 'milkdown', root: '#editor .ProseMirror' },
   { name: 'Quill 1', page: 'quill1', root: '.ql-editor' },
+  // Lexical with @lexical/rich-text and @lexical/link's LinkNode, loaded through @lexical/html.
+  { name: 'Lexical rich text', page: 'lexical-rich', root: '#editor' },
+  // ProseMirror without Tiptap: prosemirror-schema-basic and prosemirror-example-setup.
+  { name: 'ProseMirror', page: 'prosemirror', root: '#editor .ProseMirror' },
+  // CKEditor 4 classic: its editable body in an about:blank iframe it writes itself.
+  { name: 'CKEditor 4', page: 'ckeditor4', root: 'body.cke_editable', inFrame: true },
 ];
