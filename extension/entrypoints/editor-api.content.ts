@@ -212,7 +212,10 @@ function ckeditor4For(root: Element): CkEditor4 | undefined {
  * browser's input pipeline makes none, so Ctrl+Z after an accept went back to the image before
  * the writer's last typing (the accept and their typing undone together, measured in 4.22), and
  * CKEditor fired no `change`. An image before and after the edit (`saveSnapshot`, which also
- * fires `change` when the HTML differs) makes the accept one step of its own.
+ * fires `change` when the HTML differs) makes the accept one step of its own. Its document is its
+ * DOM, so the words are written into its text nodes, as in TinyMCE: Chromium's `insertText`
+ * writes a space beside a run of formatting as a no-break space, which CKEditor then submits
+ * (`&nbsp;`, four after an Accept all of the formatted text).
  */
 function ckeditor4Api(editor: CkEditor4): EditorApi {
   return {
@@ -220,11 +223,14 @@ function ckeditor4Api(editor: CkEditor4): EditorApi {
     insert(text, range) {
       if (!range) return false;
       editor.fire('saveSnapshot');
-      const doc = range.startContainer.ownerDocument!;
-      const selection = doc.getSelection()!;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      const done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+      let done = writeIntoTextNodes(range, text);
+      if (!done) {
+        const doc = range.startContainer.ownerDocument!;
+        const selection = doc.getSelection()!;
+        selection.removeAllRanges();
+        selection.addRange(range);
+        done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+      }
       editor.fire('saveSnapshot');
       return done;
     },

@@ -17,4 +17,5 @@ const editor = new EditorJS({
 await editor.isReady;
 Object.assign(window, {
   editorText: async () => (await editor.save()).blocks.map((block) => htmlText(String(block.data.text))).join('\n'),
+  editorHtml: async () => (await editor.save()).blocks.map((block) => String(block.data.text)).join('\n'),
 });

@@ -9,4 +9,4 @@ import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
 Object.assign(window, { DOMPurify });
 const editor = new Squire(document.querySelector<HTMLElement>('#editor')!);
 editor.setHTML(formattedPage() ? FORMATTED_HTML.replace(/<(\/?)p>/g, '<$1div>') : `<div>${PAGE_TEXT}</div><div>A second paragraph, written by me on a Tuesday.</div>`);
-Object.assign(window, { editorText: () => htmlText(editor.getHTML()).replace(/\n$/, '') });
+Object.assign(window, { editorText: () => htmlText(editor.getHTML()).replace(/\n$/, ''), editorHtml: () => editor.getHTML() });

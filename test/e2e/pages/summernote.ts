@@ -11,4 +11,4 @@ Object.assign(window, { jQuery: $, $ });
 const editor = $('#editor') as unknown as { summernote(command: unknown, value?: string): string };
 editor.summernote({ toolbar: [], height: 200 });
 editor.summernote('code', formattedPage() ? FORMATTED_HTML : `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`);
-Object.assign(window, { editorText: () => htmlText(editor.summernote('code')) });
+Object.assign(window, { editorText: () => htmlText(editor.summernote('code')), editorHtml: () => editor.summernote('code') });
