@@ -6,8 +6,9 @@ import { frameToast, modelText, openFormatted, rawModelText } from './formatted-
 
 // CKEditor 4 (classic, iframe): its own undo manager keeps snapshots of the HTML, taken on the
 // writer's keys, and its `change` event is what apps (autosave, ckeditor4-react's onChange) read.
-// An accept goes in through the browser (a contenteditable to the extension). After the writer's
-// own typing, one accept and Ctrl+Z: the undo must take back the accept, not the writer's typing.
+// An accept goes in through its API, between two of its undo images (editor-api.content.ts). After
+// the writer's own typing, one accept and Ctrl+Z: the undo must take back the accept, not the
+// writer's typing.
 const editor = FORMATTED_EDITORS.find((entry) => entry.name === 'CKEditor 4')!;
 const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
