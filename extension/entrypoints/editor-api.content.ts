@@ -64,18 +64,27 @@ interface TinyEditor {
   mode?: { isReadOnly(): boolean };
 }
 
-/** The TinyMCE editor whose body is `root`, from this window or a same-origin parent (classic mode's iframe). */
-function tinymceFor(root: Element): TinyEditor | undefined {
+/**
+ * The first editor `find` sees in this window or a same-origin parent: editors in classic mode
+ * (TinyMCE, CKEditor 4) keep their API in the page around the iframe their body is in.
+ */
+function fromThisOrParentWindows<T>(find: (view: Window) => T | undefined): T | undefined {
   for (let view: Window = window; ; view = view.parent) {
     try {
-      const editors = (view as unknown as { tinymce?: { get(): TinyEditor[] } }).tinymce?.get();
-      const editor = editors?.find((candidate) => candidate.getBody() === root);
+      const editor = find(view);
       if (editor) return editor;
     } catch {
       return undefined; // a cross-origin parent
     }
     if (view === view.parent) return undefined;
   }
+}
+
+/** The TinyMCE editor whose body is `root`. */
+function tinymceFor(root: Element): TinyEditor | undefined {
+  return fromThisOrParentWindows((view) =>
+    (view as unknown as { tinymce?: { get(): TinyEditor[] } }).tinymce?.get()?.find((candidate) => candidate.getBody() === root),
+  );
 }
 
 function tinymceApi(editor: TinyEditor): EditorApi {
@@ -137,6 +146,15 @@ function writeIntoTextNodes(range: Range, text: string): boolean {
   return true;
 }
 
+/** Replaces `range` with `text` through the browser's input pipeline, as the writer's typing would. */
+function editNatively(range: Range, text: string): boolean {
+  const doc = range.startContainer.ownerDocument!;
+  const selection = doc.getSelection()!;
+  selection.removeAllRanges();
+  selection.addRange(range);
+  return text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+}
+
 /** Removes a text node, and the inline elements that held nothing else. */
 function removeWithEmptyParents(node: Text): void {
   let parent = node.parentElement;
@@ -175,11 +193,7 @@ function summernoteFor(root: Element): EditorApi | undefined {
     insert(text, range) {
       if (!range) return false;
       snapshot();
-      const doc = root.ownerDocument;
-      const selection = doc.getSelection()!;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      const done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+      const done = editNatively(range, text);
       snapshot();
       return done;
     },
@@ -192,19 +206,13 @@ interface CkEditor4 {
   fire(event: string): unknown;
 }
 
-/** The CKEditor 4 instance whose editable is `root`, from this window or a same-origin parent (classic mode's iframe). */
+/** The CKEditor 4 instance whose editable is `root`. */
 function ckeditor4For(root: Element): CkEditor4 | undefined {
   if (!root.classList.contains('cke_editable')) return undefined;
-  for (let view: Window = window; ; view = view.parent) {
-    try {
-      const instances = (view as unknown as { CKEDITOR?: { instances?: Record<string, CkEditor4> } }).CKEDITOR?.instances;
-      const editor = instances && Object.values(instances).find((candidate) => candidate.editable()?.$ === root);
-      if (editor) return editor;
-    } catch {
-      return undefined; // a cross-origin parent
-    }
-    if (view === view.parent) return undefined;
-  }
+  return fromThisOrParentWindows((view) => {
+    const instances = (view as unknown as { CKEDITOR?: { instances?: Record<string, CkEditor4> } }).CKEDITOR?.instances;
+    return instances && Object.values(instances).find((candidate) => candidate.editable()?.$ === root);
+  });
 }
 
 /**
@@ -223,14 +231,7 @@ function ckeditor4Api(editor: CkEditor4): EditorApi {
     insert(text, range) {
       if (!range) return false;
       editor.fire('saveSnapshot');
-      let done = writeIntoTextNodes(range, text);
-      if (!done) {
-        const doc = range.startContainer.ownerDocument!;
-        const selection = doc.getSelection()!;
-        selection.removeAllRanges();
-        selection.addRange(range);
-        done = text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
-      }
+      const done = writeIntoTextNodes(range, text) || editNatively(range, text);
       editor.fire('saveSnapshot');
       return done;
     },

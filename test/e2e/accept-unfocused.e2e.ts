@@ -1,4 +1,5 @@
-import { test, expect } from './fixtures.ts';
+import type { CDPSession, Page } from '@playwright/test';
+import { test, expect, type Stack } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_TEXT, PAGE_TEXT } from './pages/text.ts';
 import { waitForToast } from './page-probes.ts';
@@ -14,6 +15,16 @@ import { frameToast, modelText, openFormatted } from './formatted-page.ts';
 const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
 
+/** The side panel in front, the page behind it without focus (its focus emulation off, and checked). */
+async function openPanelOverUnfocusedPage(page: Page, stack: Stack): Promise<{ panel: Page; cdp: CDPSession }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+  const panel = await stack.openSidePanel(page);
+  await panel.bringToFront();
+  await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+  return { panel, cdp };
+}
+
 for (const editor of FORMATTED_EDITORS) {
   test(`${editor.name}: an accept from the panel while the editor's page has no focus goes into the editor's model`, async ({ page, stack }) => {
     const frame = await openFormatted(page, stack, editor);
@@ -26,11 +37,7 @@ for (const editor of FORMATTED_EDITORS) {
     await stack.run(page, 'humanizer');
     await expect.poll(() => frameToast(frame), { timeout: 15_000 }).toMatch(/rewrite is ready: 2 suggestions/);
 
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
-    const panel = await stack.openSidePanel(page);
-    await panel.bringToFront();
-    await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+    const { panel, cdp } = await openPanelOverUnfocusedPage(page, stack);
 
     await panel.getByRole('button', { name: 'Accept all (2)' }).click();
     await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted'], { timeout: 30_000 });
@@ -54,11 +61,7 @@ test("textarea: an accept from the panel while the page has no focus changes the
   await stack.run(page, 'humanizer');
   await waitForToast(page, /rewrite is ready: 2 suggestions/);
 
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
-  const panel = await stack.openSidePanel(page);
-  await panel.bringToFront();
-  await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+  const { panel, cdp } = await openPanelOverUnfocusedPage(page, stack);
 
   await panel.getByRole('button', { name: 'Accept all (2)' }).click();
   await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted'], { timeout: 30_000 });

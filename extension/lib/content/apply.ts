@@ -1,6 +1,7 @@
 import { askPage } from '../page/bridge.ts';
 import type { Strategy } from './editors.ts';
 import type { DomTarget, Target } from './target.ts';
+import type { DomText } from './dom-text.ts';
 import { editRegions, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
@@ -155,12 +156,14 @@ export async function applyVerified(
   // was): a part at the sentence's start can then begin in that space rather than at the
   // formatting of the sentence's first word. Deleting an italic opener ("*Moreover*, o…" → "O…")
   // otherwise replaced it with the next word's first letter, which took the italic.
-  const lead = spaceBefore(target, start);
+  // A rich editor's text model, walked once for what follows; a field or a code editor is plain text.
+  const model = target.kind === 'field' || target.select ? undefined : (target as DomTarget).model();
+  const lead = spaceBefore(model, start);
   const from = start - lead.length;
-  const regions = editRegions(lead + original, lead + replacement, joinableIn(target, from));
+  const regions = editRegions(lead + original, lead + replacement, joinableIn(model, from));
   // An item with no text of its own (an image) or text the writer cannot edit (a mention chip)
   // inside the words a part replaces would go with them, while the text read back looks right.
-  if (regions.some((region) => holdsEmbed(target, from + region.start, from + region.end))) return { status: 'embedded' };
+  if (model && regions.some((region) => holdsEmbed(target.element, model, from + region.start, from + region.end))) return { status: 'embedded' };
   const result = await applyRegions(target, from, lead + original, regions, limits);
   // Not applied, the text as before: the whole sentence is left selected (not just the part
   // tried), so the writer can paste the suggestion over it.
@@ -173,9 +176,8 @@ export async function applyVerified(
  * paragraph; else nothing (a field has no formatting to avoid, and a paragraph's start has no
  * space before it to take).
  */
-function spaceBefore(target: Target, start: number): string {
-  if (target.kind === 'field' || target.select || start === 0) return '';
-  const before = target.readText()[start - 1]!;
+function spaceBefore(model: DomText | undefined, start: number): string {
+  const before = start > 0 ? model?.text[start - 1] : undefined;
   return before === ' ' || before === '\u00a0' ? before : '';
 }
 
@@ -233,9 +235,8 @@ const ROLLBACK_BUDGET_MS = 2000;
  * always (plain text), in a rich editor when it lies in one text node (no formatting begins or
  * ends in it).
  */
-function joinableIn(target: Target, offset: number): (start: number, end: number) => boolean {
-  if (target.kind === 'field' || target.select) return () => true;
-  const model = (target as DomTarget).model();
+function joinableIn(model: DomText | undefined, offset: number): (start: number, end: number) => boolean {
+  if (!model) return () => true;
   return (start, end) => {
     const range = model.range(offset + start, offset + end);
     return range !== undefined && range.startContainer === range.endContainer && range.startContainer.nodeType === Node.TEXT_NODE;
@@ -251,12 +252,11 @@ interface Sentence {
 /** Elements a text edit over them would delete though the captured text does not show them whole. */
 const EMBEDS = 'img, picture, video, audio, iframe, object, embed, canvas, svg, input, select, textarea, button, [contenteditable="false"]';
 
-/** Whether [start, end) of a rich editor's text holds an embed (see EMBEDS) whole, or some of its text. */
-function holdsEmbed(target: Target, start: number, end: number): boolean {
-  if (target.kind === 'field' || target.select) return false;
-  const range = (target as DomTarget).model().range(start, end);
+/** Whether [start, end) of a rich editor's text (`model`, of `root`) holds an embed (see EMBEDS) whole, or some of its text. */
+function holdsEmbed(root: HTMLElement, model: DomText, start: number, end: number): boolean {
+  const range = model.range(start, end);
   if (!range) return false;
-  for (const embed of target.element.querySelectorAll(EMBEDS)) {
+  for (const embed of root.querySelectorAll(EMBEDS)) {
     if (!range.intersectsNode(embed)) continue;
     const part = embed.ownerDocument.createRange();
     part.selectNode(embed);
