@@ -1,4 +1,5 @@
 import { PAGE_API_EVENT, PAGE_REPLY_EVENT, type PageRequest } from '../lib/page/bridge.ts';
+import { editNatively } from '../lib/page/native-edit.ts';
 
 /**
  * Runs in the page's own world, where editor instances are reachable, and works through an
@@ -147,12 +148,12 @@ function writeIntoTextNodes(range: Range, text: string): boolean {
 }
 
 /** Replaces `range` with `text` through the browser's input pipeline, as the writer's typing would. */
-function editNatively(range: Range, text: string): boolean {
+function editRangeNatively(range: Range, text: string): boolean {
   const doc = range.startContainer.ownerDocument!;
   const selection = doc.getSelection()!;
   selection.removeAllRanges();
   selection.addRange(range);
-  return text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+  return editNatively(doc, text);
 }
 
 /** Removes a text node, and the inline elements that held nothing else. */
@@ -193,7 +194,7 @@ function summernoteFor(root: Element): EditorApi | undefined {
     insert(text, range) {
       if (!range) return false;
       snapshot();
-      const done = editNatively(range, text);
+      const done = editRangeNatively(range, text);
       snapshot();
       return done;
     },
@@ -231,7 +232,7 @@ function ckeditor4Api(editor: CkEditor4): EditorApi {
     insert(text, range) {
       if (!range) return false;
       editor.fire('saveSnapshot');
-      const done = writeIntoTextNodes(range, text) || editNatively(range, text);
+      const done = writeIntoTextNodes(range, text) || editRangeNatively(range, text);
       editor.fire('saveSnapshot');
       return done;
     },

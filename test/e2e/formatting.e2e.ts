@@ -2,8 +2,8 @@ import { test, expect } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_TEXT } from './pages/text.ts';
 import { FORMATTED_EDITORS } from './pages/formatted-editors.ts';
-import type { Page } from '@playwright/test';
 import { frameToast, modelText, openFormatted, textsOf } from './formatted-page.ts';
+import { nbsp, rawModel } from './page-probes.ts';
 
 // A sentence with formatting inside it (bold words, a link, an italic opener): accepting its
 // rewrite changes only the words the rewrite changes, so the bold and the link stay on the words
@@ -15,24 +15,6 @@ const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').human
 const ITALIC_REWRITTEN = /^\p{L}+/u.exec(REWRITTEN[2]!)![0];
 
 const EDITORS = FORMATTED_EDITORS;
-
-/** No-break spaces in a model's text, or in its HTML value (`&nbsp;`) where the page reads its text as a space. */
-const nbsp = (text: string | undefined) => (text ?? '').split(/\u00a0|&nbsp;|&#160;/).length - 1;
-/** The model's HTML value where its page has one (the pages that read text from HTML count a no-break space as a space), else its text. */
-const rawModel = (page: Page) =>
-  page.evaluate(async () => {
-    const api = window as unknown as { editorHtml?(): string | Promise<string>; editorText?(): string | Promise<string> };
-    return (await api.editorHtml?.()) ?? (await api.editorText?.());
-  });
-/**
- * Editors whose model keeps the no-break spaces Chromium's `insertText` writes beside a run of
- * formatting (four after this Accept all, in each): those whose document is their DOM, edited
- * through the browser's input pipeline (a bare contenteditable, Squire, Jodit, Summernote,
- * medium-editor, Editor.js: their HTML holds `&nbsp;`), and Quill 1 and Milkdown, which read the
- * DOM back. (Measured 2026-11-27, when the pages that read their model as text first exposed
- * their HTML too.)
- */
-const KEEPS_NBSP = new Set(['contenteditable', 'Squire', 'Jodit', 'Summernote', 'medium-editor', 'Editor.js', 'Quill 1', 'Milkdown']);
 
 for (const editor of EDITORS) {
   test(`${editor.name}: accepting a rewrite keeps the formatting of the words it kept`, async ({ page, stack }) => {
@@ -71,12 +53,13 @@ for (const editor of EDITORS) {
     for (const text of await textsOf(frame, editor.root, italic)) expect(ITALIC_REWRITTEN).toContain(text.trimEnd());
     console.log(`${editor.name}: ${await frame.locator(editor.root).innerHTML()}`);
     const rawAfter = await rawModel(page);
-    // A contenteditable writes a space at the edge of a run as a no-break space (apply.ts compares
-    // them as spaces), and an editor that reads its DOM back may keep it in its model: held where
-    // none comes (CKEditor 4 until 2026-11-27: four `&nbsp;` in what it submits, now written into
-    // its text nodes), logged where the browser's edit is the only way in (KEEPS_NBSP).
+    // Where white space collapses, the browser writes a space at the edge of a run as a no-break
+    // space, and the editor saves `&nbsp;` (four after this Accept all in eight editors until
+    // 2026-11-27: a bare contenteditable, Squire, Jodit, Summernote, medium-editor, Editor.js,
+    // Quill 1, Milkdown; CKEditor 4 too). The edit now runs with white space preserved
+    // (lib/page/native-edit.ts): no no-break space comes into any model.
     console.log(`${editor.name}: no-break spaces in the model: ${nbsp(rawBefore)} before, ${nbsp(rawAfter)} after`);
-    if (!KEEPS_NBSP.has(editor.name)) expect(nbsp(rawAfter)).toBe(nbsp(rawBefore));
+    expect(nbsp(rawAfter)).toBe(nbsp(rawBefore));
     const markdown = await page.evaluate(() => (window as unknown as { editorMarkdown?(): string }).editorMarkdown?.());
     if (markdown !== undefined) console.log(`${editor.name} (Markdown): ${markdown}`);
 

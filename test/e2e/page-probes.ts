@@ -64,3 +64,14 @@ export function expectInOrder(drawn: string[], untouched: string[]): void {
   }
   for (const sentence of untouched) expect(drawn).toContain(sentence);
 }
+
+/** No-break spaces in a model's text, or in its HTML value (`&nbsp;`) where the page reads its text as a space. */
+export const nbsp = (text: string | undefined) => (text ?? '').split(/\u00a0|&nbsp;|&#160;/).length - 1;
+
+/** The model's HTML value where its page has one (the pages that read text from HTML count a no-break space as a space), else its text. */
+export async function rawModel(page: Page): Promise<string | undefined> {
+  return await page.evaluate(async () => {
+    const api = window as unknown as { editorHtml?(): string | Promise<string>; editorText?(): string | Promise<string> };
+    return (await api.editorHtml?.()) ?? (await api.editorText?.());
+  });
+}

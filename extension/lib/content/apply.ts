@@ -1,4 +1,5 @@
 import { askPage } from '../page/bridge.ts';
+import { editNatively } from '../page/native-edit.ts';
 import type { Strategy } from './editors.ts';
 import type { DomTarget, Target } from './target.ts';
 import type { DomText } from './dom-text.ts';
@@ -391,7 +392,7 @@ function run(strategy: Strategy, target: Target, text: string): boolean {
     case 'editor-api':
       return askPage(element, { op: 'insert', text });
     case 'execCommand':
-      return text ? doc.execCommand('insertText', false, text) : doc.execCommand('delete');
+      return editNatively(doc, text);
     case 'beforeinput': {
       const selection = doc.getSelection();
       const range = selection?.rangeCount ? selection.getRangeAt(0) : undefined;

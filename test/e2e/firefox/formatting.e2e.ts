@@ -3,7 +3,7 @@ import { humanize as rewriteOffline, splitSentences } from '@redline/shared/anal
 import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
 import { FORMATTED_EDITORS } from '../pages/formatted-editors.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
-import { textOf } from '../page-probes.ts';
+import { nbsp, rawModel, textOf } from '../page-probes.ts';
 
 // formatting.e2e.ts in Debian's Firefox ESR with the Firefox build: Accept all on a text with
 // formatting inside its AI sentences (bold words, a link, an italic opener) changes only the
@@ -69,6 +69,7 @@ for (const editor of EDITORS) {
     const focus = () => frame.$eval(editor.focus ?? editor.root, (element) => (element as HTMLElement).focus());
     await focus();
     const before = await modelText(tab, frame, editor.root);
+    const rawBefore = await rawModel(tab);
     expect(before).toContain(SENTENCES[0]);
     expect(before).toContain(SENTENCES[2]);
 
@@ -89,6 +90,10 @@ for (const editor of EDITORS) {
       expect(await textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
       expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
       for (const text of await textsOf(frame, editor.root, italic)) expect(ITALIC_REWRITTEN).toContain(text.trimEnd());
+      // No no-break space comes into the model where the writer had a plain one (lib/page/native-edit.ts).
+      const rawAfter = await rawModel(tab);
+      console.log(`Firefox ${editor.name}: no-break spaces in the model: ${nbsp(rawBefore)} before, ${nbsp(rawAfter)} after`);
+      expect(nbsp(rawAfter)).toBe(nbsp(rawBefore));
 
       await tab.bringToFront();
       await focus();
