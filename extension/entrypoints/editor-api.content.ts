@@ -10,6 +10,8 @@ import { editNatively } from '../lib/page/native-edit.ts';
  *   does not make: the accept is put between two snapshots.
  * - CKEditor 4 the same (its undo manager's images), and its `change` event, which apps read,
  *   comes only from such a snapshot.
+ * - Trumbowyg copies its contenteditable into its value (its textarea) and fires `tbwchange`
+ *   only on the writer's keys, cut, paste and drop: both are done after the edit.
  * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace, Monaco)
  *   keep the document only in their model: it is read, selected and edited there.
  * Text goes only to the content script that asked, in a reply event on the same element.
@@ -196,6 +198,40 @@ function summernoteFor(root: Element): EditorApi | undefined {
       snapshot();
       const done = editRangeNatively(range, text);
       snapshot();
+      return done;
+    },
+  };
+}
+
+interface TrumbowygInstance {
+  $c?: { trigger(event: string): unknown };
+  syncTextarea?(): void;
+}
+
+/**
+ * Trumbowyg (a jQuery plugin) keeps its value in its textarea (what `trumbowyg('html')` returns
+ * and a form posts), copied from its contenteditable on the writer's keyup, cut, paste and drop,
+ * and fires `tbwchange` (what pages' autosave listens to) only then: an edit through the input
+ * pipeline alone left the value as it was (measured, 2.31: the panel said Accepted, the value
+ * and `tbwchange` never had it). Its undo is the browser's own (its Ctrl+Z keyup copies the
+ * value again), so the edit goes in natively, and the value is copied and `tbwchange` fired
+ * after it, as on the writer's keyup.
+ */
+function trumbowygFor(root: Element): EditorApi | undefined {
+  if (!root.classList.contains('trumbowyg-editor')) return undefined;
+  const jQuery = (window as unknown as { jQuery?: (element: Element) => { data(key: string): unknown } }).jQuery;
+  if (typeof jQuery !== 'function') return undefined;
+  // Its instance is on the element it was made on: the textarea it shows in place of, or the editable itself.
+  const candidates = [root, ...(root.closest('.trumbowyg-box')?.querySelectorAll('textarea') ?? [])];
+  const editor = candidates.map((element) => jQuery(element).data('trumbowyg') as TrumbowygInstance | undefined).find((instance) => typeof instance?.syncTextarea === 'function');
+  if (!editor) return undefined;
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      const done = editRangeNatively(range, text);
+      editor.syncTextarea!();
+      editor.$c?.trigger('tbwchange');
       return done;
     },
   };
@@ -486,6 +522,8 @@ function editorApiFor(root: Element): EditorApi | undefined {
   if (ace && typeof ace.getValue === 'function') return aceApi(ace);
   const summernote = summernoteFor(root);
   if (summernote) return summernote;
+  const trumbowyg = trumbowygFor(root);
+  if (trumbowyg) return trumbowyg;
   const ckeditor4 = ckeditor4For(root);
   if (ckeditor4) return ckeditor4Api(ckeditor4);
   const tiny = tinymceFor(root);

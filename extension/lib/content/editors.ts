@@ -97,6 +97,17 @@ export const FAMILIES: EditorFamily[] = [
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
     undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
   },
+  // Trumbowyg's value is its textarea, copied from its contenteditable, and `tbwchange` fired, on
+  // the writer's keys, cut, paste and drop: an edit through the input pipeline alone left the value
+  // (and a form's post, and autosave) without the accept while the panel said Accepted (measured,
+  // 2.31). Through its API (a page-world script) the value is copied and `tbwchange` fired after
+  // the native edit. Its undo is the browser's own. Without the API the value stays stale.
+  {
+    name: 'Trumbowyg',
+    matches: inside('.trumbowyg-editor'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+  },
 ];
 
 /**

@@ -50,6 +50,9 @@ const PAGES: Record<string, string> = {
   ckeditor4: '<h1>CKEditor 4 (classic, iframe)</h1><script src="./ckeditor4/ckeditor.js"></script><textarea id="editor"></textarea>',
   'lexical-rich': '<h1>Lexical (rich text)</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   prosemirror: '<h1>ProseMirror</h1><link rel="stylesheet" href="./prosemirror.css"><link rel="stylesheet" href="./prosemirror-menu.css"><link rel="stylesheet" href="./prosemirror-example-setup.css"><div id="editor" style="border: 1px solid #888;"></div>',
+  suneditor: '<h1>SunEditor</h1><link rel="stylesheet" href="./suneditor.min.css"><div id="editor"></div>',
+  trumbowyg: '<h1>Trumbowyg</h1><link rel="stylesheet" href="./trumbowyg.min.css"><textarea id="editor"></textarea>',
+  pell: '<h1>Pell</h1><link rel="stylesheet" href="./pell.min.css"><div id="editor" style="border: 1px solid #888;"></div>',
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
@@ -93,6 +96,9 @@ export async function buildPages(): Promise<void> {
   // CKEditor 4 loads its plugins, skin and language files from its own folder.
   cpSync(path.dirname(resolve('ckeditor4/package.json')), path.join(PAGES_DIR, 'ckeditor4'), { recursive: true });
   cpSync(resolve('@blocknote/core/style.css'), path.join(PAGES_DIR, 'blocknote.css'));
+  cpSync(path.join(path.dirname(resolve('suneditor/package.json')), 'dist', 'suneditor.min.css'), path.join(PAGES_DIR, 'suneditor.min.css'));
+  cpSync(path.join(path.dirname(resolve('trumbowyg/package.json')), 'dist', 'ui', 'trumbowyg.min.css'), path.join(PAGES_DIR, 'trumbowyg.min.css'));
+  cpSync(path.join(path.dirname(resolve('pell/package.json')), 'dist', 'pell.min.css'), path.join(PAGES_DIR, 'pell.min.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
   // Monaco imports its style sheets and icon font from its modules: bundled with them, one
   // script for its three pages (pages/monaco.ts).

@@ -44,4 +44,10 @@ export const FORMATTED_EDITORS: FormattedEditor[] = [
   { name: 'ProseMirror', page: 'prosemirror', root: '#editor .ProseMirror' },
   // CKEditor 4 classic: its editable body in an about:blank iframe it writes itself.
   { name: 'CKEditor 4', page: 'ckeditor4', root: 'body.cke_editable', inFrame: true },
+  // SunEditor 3 (no iframe): its editable is `.sun-editor-editable`.
+  { name: 'SunEditor', page: 'suneditor', root: '.sun-editor-editable', bold: 'strong, b' },
+  // Trumbowyg (jQuery): its value is its textarea's, synced from `.trumbowyg-editor`.
+  { name: 'Trumbowyg', page: 'trumbowyg', root: '.trumbowyg-editor', bold: 'strong, b' },
+  // Pell: a contenteditable whose value the page learns only from its onChange.
+  { name: 'Pell', page: 'pell', root: '.pell-content', bold: 'strong, b' },
 ];

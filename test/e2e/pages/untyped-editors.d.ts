@@ -16,3 +16,9 @@ declare module '@toast-ui/editor' {
     getMarkdown(): string;
   }
 }
+
+// Pell ships no types; Trumbowyg's side effect only (a jQuery plugin, typed at its use).
+declare module 'pell' {
+  export function init(settings: { element: HTMLElement; onChange(html: string): void; defaultParagraphSeparator?: string; actions?: unknown[] }): HTMLElement & { content: HTMLElement };
+}
+declare module 'trumbowyg';
