@@ -25,11 +25,15 @@ editor.on('instanceReady', () => {
     callback() {
       // A loaded document starts with an empty undo history, as in a real app.
       editor.resetUndo();
+      // CKEditor's `change` (what autosave and ckeditor4-react's onChange read), counted.
+      let changes = 0;
+      editor.on('change', () => changes++);
       Object.assign(window, {
         ckeditor: editor,
         // The document as CKEditor serializes it (what a form submits), one line per paragraph.
         editorText: () => [...new DOMParser().parseFromString(editor.getData(), 'text/html').body.children].map((block) => block.textContent).join('\n'),
         editorHtml: () => editor.getData(),
+        editorChanges: () => changes,
         refuseEdits: () => editor.setReadOnly(true),
         allowEdits: () => editor.setReadOnly(false),
       });
