@@ -13,6 +13,8 @@ const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
 /** What took the place of the italic opener ("Moreover") in the rewrite: the first word of its sentence ("Also", or "Organizations" where the opener went). */
 const ITALIC_REWRITTEN = /^\p{L}+/u.exec(REWRITTEN[2]!)![0];
+/** The rewrite dropped the italic opener whole ("Moreover, organizations" → "Organizations"): no italic may be left. */
+const OPENER_DROPPED = ITALIC_REWRITTEN.toLowerCase() === SENTENCES[2]!.split(' ')[1]!.toLowerCase();
 
 const EDITORS = FORMATTED_EDITORS;
 
@@ -50,7 +52,10 @@ for (const editor of EDITORS) {
     expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
     // The italic opener was rewritten: the italic, if any is left, holds no more than what took its
     // place (with the space after it: a part takes in the space that follows it, see edit-regions.ts).
-    for (const text of await textsOf(frame, editor.root, italic)) expect(ITALIC_REWRITTEN).toContain(text.trimEnd());
+    const italicLeft = (await textsOf(frame, editor.root, italic)).filter((run) => run !== '');
+    // (Until 2026-11-27 the five ProseMirror-based editors left the new first letter italic: `<em>O</em>rganizations`.)
+    if (OPENER_DROPPED) expect(italicLeft).toEqual([]);
+    else for (const text of italicLeft) expect(ITALIC_REWRITTEN).toContain(text.trimEnd());
     console.log(`${editor.name}: ${await frame.locator(editor.root).innerHTML()}`);
     const rawAfter = await rawModel(page);
     // Where white space collapses, the browser writes a space at the edge of a run as a no-break

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { humanize } from '@redline/shared/analysis';
 import { HUMANIZER_MODELS } from '@redline/shared';
-import { editRegions, withRegions, type EditRegion } from '../../extension/lib/content/edit-regions.ts';
+import { editRegions, runsRemovedFirst, withRegions, type EditRegion } from '../../extension/lib/content/edit-regions.ts';
 
 /** Words, spaces, punctuation, an emoji and a CJK character: what a sentence and its rewrite are made of. */
-const token = fc.constantFrom('the', 'The', 'tools', 'use', 'utilize', 'effective', 'It', 'is', 'important', ' ', ' ', '  ', ',', '.', ';', '"', '😀', '語', '\u00a0', 'e.g.', "it's");
+const token = fc.constantFrom('the', '😃', 'The', 'tools', 'use', 'utilize', 'effective', 'It', 'is', 'important', ' ', ' ', '  ', ',', '.', ';', '"', '😀', '語', '\u00a0', 'e.g.', "it's");
 const sentence = fc.array(token, { maxLength: 14 }).map((parts) => parts.join(''));
 
 function expectWellFormed(original: string, replacement: string, regions: readonly EditRegion[]): void {
@@ -78,5 +78,66 @@ describe('edit regions of a rewrite', () => {
       expectWellFormed(text, rewritten, editRegions(text, rewritten, () => false));
       expect(editRegions(text, rewritten, () => true).length).toBe(rewritten === text ? 0 : 1);
     }
+  });
+});
+
+/** The shortest change from `a` to `b` (common prefix and suffix left out), in `a`'s offsets: how ProseMirror reads a DOM edit back. */
+function shortestChange(a: string, b: string): [number, number] {
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a.at(-1 - suffix) === b.at(-1 - suffix)) suffix++;
+  return [prefix, a.length - suffix];
+}
+
+/** Whether [start, end) of a text whose characters belong to `runOf` lies in one formatting run. */
+const inOneRun = (runOf: readonly number[]) => (start: number, end: number) => runOf.slice(start, end).every((run) => run === runOf[start]);
+
+describe('formatting runs removed first (ProseMirror)', () => {
+  const runs = fc.array(sentence.filter((text) => text.length > 0), { minLength: 1, maxLength: 5 });
+
+  it('leave the change that inserts inside one run, the one it replaces last, and touch nothing the rewrite keeps', () => {
+    fc.assert(
+      fc.property(runs, sentence, (parts, replacement) => {
+        const original = parts.join('');
+        const runOf = parts.flatMap((part, run) => Array.from({ length: part.length }, () => run));
+        const removed = runsRemovedFirst(original, replacement, inOneRun(runOf));
+        const [changeStart, changeEnd] = shortestChange(original, replacement);
+        const inserts = replacement.length - (original.length - changeEnd) > changeStart;
+        if (!removed) {
+          // Nothing to do: nothing inserted, or a change within one run (or of one character).
+          expect(!inserts || changeEnd - changeStart < 2 || inOneRun(runOf)(changeStart, changeEnd)).toBe(true);
+          return;
+        }
+        const [from, to] = removed;
+        expect(inserts).toBe(true);
+        // From where the change starts, or the whole character it starts in.
+        expect(from === changeStart || (from === changeStart - 1 && original.codePointAt(from)! > 0xffff)).toBe(true);
+        expect(to).toBeGreaterThan(from);
+        expect(to).toBeLessThan(changeEnd);
+        const rest = original.slice(0, from) + original.slice(to);
+        const restRunOf = [...runOf.slice(0, from), ...runOf.slice(to)];
+        const [start, end] = shortestChange(rest, replacement);
+        expect(start).toBeGreaterThanOrEqual(from);
+        // The inserted text goes where the last replaced run's characters are, so it takes that run's formatting.
+        // (An insertion alone goes beside them.)
+        const lastRun = runOf[changeEnd - 1];
+        if (end > start) {
+          expect(inOneRun(restRunOf)(start, end)).toBe(true);
+          expect(restRunOf[start]).toBe(lastRun);
+        } else expect([restRunOf[start - 1], restRunOf[start]]).toContain(lastRun);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('take out an italic opener before its next word is capitalised', () => {
+    // " *Moreover*, organizations face" → " Organizations face": runs " ", "Moreover", ", organizations face".
+    const original = ' Moreover, organizations face';
+    const runOf = [0, ...Array<number>(8).fill(1), ...Array<number>(original.length - 9).fill(2)];
+    expect(runsRemovedFirst(original, ' Organizations face', inOneRun(runOf))).toEqual([1, 9]);
+    // Within one run, or deleting only: nothing to take out first.
+    expect(runsRemovedFirst(original, ' Moreover, groups face', inOneRun(runOf))).toBeUndefined();
+    expect(runsRemovedFirst(original, ' face', inOneRun(runOf))).toBeUndefined();
   });
 });

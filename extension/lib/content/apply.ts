@@ -3,7 +3,7 @@ import { editNatively } from '../page/native-edit.ts';
 import type { Strategy } from './editors.ts';
 import type { DomTarget, Target } from './target.ts';
 import type { DomText } from './dom-text.ts';
-import { editRegions, type EditRegion } from './edit-regions.ts';
+import { editRegions, runsRemovedFirst, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
 import { writerFocus, type RestoreFocus } from './writer-focus.ts';
@@ -360,6 +360,10 @@ async function applyWatched(
     // (Not before the editor's API: it takes the DOM range as set, before an editor can move it.)
     if (target.kind !== 'field' && strategy !== 'editor-api') await settle(20);
     if (writer.typed) return judge(strategy);
+    if (strategy === 'execCommand' && target.family.marksFromChangeStart && !(await removeRunsFirst(target as DomTarget, start, end, before.slice(start, end), replacement, writer))) {
+      if (writer.typed) return judge(strategy);
+      continue;
+    }
     const taken = run(strategy, target, replacement);
     claimed ||= strategy !== 'execCommand' && strategy !== 'paste' && taken;
     // Editors re-render from their model, or reconcile the DOM against it, after the event;
@@ -383,6 +387,27 @@ async function applyWatched(
   // Left selected, so the writer can paste the suggestion over it.
   selectText(target, start, end, { focus: true });
   return { status: rolledBack ? 'reverted' : 'refused' };
+}
+
+/**
+ * In an editor that gives inserted text the formatting at the start of the change it reads back
+ * (editors.ts, `marksFromChangeStart`), deletes the formatting runs the replacement of [start,
+ * end) removes whole (edit-regions.ts, `runsRemovedFirst`), then selects what is left of the
+ * range for the replacement. False when that could not be done.
+ */
+async function removeRunsFirst(target: DomTarget, start: number, end: number, original: string, replacement: string, writer: Writer): Promise<boolean> {
+  const runs = runsRemovedFirst(original, replacement, joinableIn(target.model(), start));
+  if (!runs) return true;
+  const [from, to] = runs;
+  if (!selectText(target, start + from, start + to, { focus: true })) return false;
+  await settle(20);
+  if (writer.typed || !editNatively(target.element.ownerDocument, '')) return false;
+  // The editor reads the deletion back (ProseMirror: when its DOM observer flushes) before the rest goes in.
+  await settle(20);
+  if (writer.typed || !selectText(target, start, end - (to - from), { focus: true })) return false;
+  // As before any edit: an editor that keeps a selection of its own (and marks stored with it) reads the new one.
+  await settle(20);
+  return !writer.typed;
 }
 
 function run(strategy: Strategy, target: Target, text: string): boolean {

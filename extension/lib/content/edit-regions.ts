@@ -88,6 +88,31 @@ export function editRegions(original: string, replacement: string, joinable: (st
   return merged;
 }
 
+/**
+ * For an editor that reads a native edit back from its DOM as the shortest change between the
+ * old text and the new, and gives the inserted characters the formatting found at that change's
+ * start whatever the DOM shows (ProseMirror): the formatting runs at the start of that change
+ * that the edit removes whole, [start, end) of `original`, to be deleted in an edit of their
+ * own first. Then the change that inserts begins in the run the new words replace last, not in
+ * one that goes ("*Moreover*, organizations" → "Organizations" is read as "Moreover, o" → "O",
+ * and the "O" took the italic). Undefined when the change inserts nothing or lies in one run.
+ */
+export function runsRemovedFirst(original: string, replacement: string, joinable: (start: number, end: number) => boolean): [number, number] | undefined {
+  let start = 0;
+  while (start < original.length && start < replacement.length && original[start] === replacement[start]) start++;
+  if (isLowSurrogate(original.charCodeAt(start))) start--; // never half of a character
+  let suffix = 0;
+  while (suffix < original.length - start && suffix < replacement.length - start && original.at(-1 - suffix) === replacement.at(-1 - suffix)) suffix++;
+  const end = original.length - suffix;
+  if (replacement.length - suffix === start || end - start < 2 || joinable(start, end)) return undefined;
+  // The start of the last run the change reaches into: from there to the change's end is one text node.
+  let last = end - 1;
+  while (last > start && joinable(last - 1, end)) last--;
+  return last > start ? [start, last] : undefined;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
 /** `original` with `regions` (sorted, not overlapping) replaced: what applying them all gives. */
 export function withRegions(original: string, regions: readonly EditRegion[]): string {
   let text = '';

@@ -20,6 +20,13 @@ export interface EditorFamily {
   strategies: Strategy[];
   /** What undo does after an accepted suggestion, as tested (README, "Editors"). */
   undo: UndoBehaviour;
+  /**
+   * The editor reads a native edit back from its DOM as the shortest change between the old
+   * text and the new, and gives the inserted characters the formatting at that change's start,
+   * whatever the DOM shows (ProseMirror): formatting runs a part removes whole go first, in an
+   * edit of their own (edit-regions.ts, `runsRemovedFirst`).
+   */
+  marksFromChangeStart?: true;
   /** What undo does when the page-world script cannot reach the editor's API (`editor-api` families). */
   undoWithoutApi?: UndoBehaviour;
 }
@@ -54,7 +61,7 @@ export const FAMILIES: EditorFamily[] = [
   { name: 'Slate', matches: inside('[data-slate-editor]'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'CKEditor 5', matches: inside('.ck-editor__editable'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
-  { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, marksFromChangeStart: true, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'grouped' } },
   // Draft.js takes no `beforeinput`, and a native edit over more than one of its leaves (a word in
   // italic and the plain words after it) is read back into the wrong leaf: it replaced the

@@ -14,6 +14,8 @@ const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
 /** What took the place of the italic opener ("Moreover") in the rewrite: the first word of its sentence ("Also", or "Organizations" where the opener went). */
 const ITALIC_REWRITTEN = /^\p{L}+/u.exec(REWRITTEN[2]!)![0];
+/** The rewrite dropped the italic opener whole ("Moreover, organizations" → "Organizations"): no italic may be left. */
+const OPENER_DROPPED = ITALIC_REWRITTEN.toLowerCase() === SENTENCES[2]!.split(' ')[1]!.toLowerCase();
 
 // Over BiDi, Firefox reports the about:srcdoc frame with its parent's URL: it is the page's one child frame.
 const tinymceFrame = (tab: Page) => tab.frames().find((frame) => frame !== tab.mainFrame());
@@ -89,7 +91,10 @@ for (const editor of EDITORS) {
       expect(await modelText(tab, frame, editor.root)).toBe(expected);
       expect(await textsOf(frame, editor.root, 'a')).toEqual(['fostering innovation']);
       expect(await textsOf(frame, editor.root, bold)).toEqual(['artificial intelligence', 'comprehensive tools']);
-      for (const text of await textsOf(frame, editor.root, italic)) expect(ITALIC_REWRITTEN).toContain(text.trimEnd());
+      const italicLeft = (await textsOf(frame, editor.root, italic)).filter((run) => run !== '');
+      // (Until 2026-11-27 the five ProseMirror-based editors left the new first letter italic: `<em>O</em>rganizations`.)
+      if (OPENER_DROPPED) expect(italicLeft).toEqual([]);
+      else for (const text of italicLeft) expect(ITALIC_REWRITTEN).toContain(text.trimEnd());
       // No no-break space comes into the model where the writer had a plain one (lib/page/native-edit.ts).
       const rawAfter = await rawModel(tab);
       console.log(`Firefox ${editor.name}: no-break spaces in the model: ${nbsp(rawBefore)} before, ${nbsp(rawAfter)} after`);
