@@ -1,9 +1,9 @@
-import type { Frame, Page } from '@playwright/test';
+import type { Frame } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
 import { splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_TEXT } from './pages/text.ts';
 import { FORMATTED_EDITORS } from './pages/formatted-editors.ts';
-import { frameToast, modelText, openFormatted, textsOf } from './formatted-page.ts';
+import { acceptEdited, frameToast, modelText, openFormatted, textsOf } from './formatted-page.ts';
 
 // An accepted rewrite whose changed words straddle a formatting boundary (the last plain word
 // before a bold run and its first bold word, the last bold word and the plain word after it, a
@@ -65,20 +65,6 @@ const CASES: { name: string; first?: Change; second?: Change }[] = [
 /** The texts of the links, bold and italic runs, for a log line. */
 const formatsOf = async (frame: Frame, root: string, bold: string, italic: string): Promise<string> =>
   `a=${JSON.stringify(await textsOf(frame, root, 'a'))} bold=${JSON.stringify(await textsOf(frame, root, bold))} italic=${JSON.stringify(await textsOf(frame, root, italic))}`;
-
-/** Edits suggestion `position` (0-based) to `text`, accepts it, and waits for the panel to settle: its decision, or the problem it shows. */
-async function acceptEdited(panel: Page, position: number, text: string): Promise<string> {
-  const item = panel.getByTestId('suggestions').locator(':scope > li').nth(position);
-  await item.getByRole('button', { name: 'Edit', exact: true }).click();
-  await item.getByRole('textbox', { name: 'Edit the suggestion' }).fill(text);
-  await item.getByRole('button', { name: 'Accept edited' }).click();
-  await expect
-    .poll(async () => (await item.getAttribute('data-decision')) !== 'pending' || (await item.getByTestId('apply-problem').count()) > 0, { timeout: 30_000 })
-    .toBe(true);
-  const decision = await item.getAttribute('data-decision');
-  if (decision !== 'pending') return decision!;
-  return `pending: ${await item.getByTestId('apply-problem').textContent()}`;
-}
 
 for (const editor of FORMATTED_EDITORS) {
   for (const testCase of CASES) {

@@ -34,3 +34,17 @@ export const textsOf = (frame: Frame, root: string, selector: string): Promise<s
 
 /** The text of the extension's toast in the editor's frame. */
 export const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
+
+/** Edits suggestion `position` (0-based) to `text`, accepts it, and waits for the panel to settle: its decision, or the problem it shows. */
+export async function acceptEdited(panel: Page, position: number, text: string): Promise<string> {
+  const item = panel.getByTestId('suggestions').locator(':scope > li').nth(position);
+  await item.getByRole('button', { name: 'Edit', exact: true }).click();
+  await item.getByRole('textbox', { name: 'Edit the suggestion' }).fill(text);
+  await item.getByRole('button', { name: 'Accept edited' }).click();
+  await expect
+    .poll(async () => (await item.getAttribute('data-decision')) !== 'pending' || (await item.getByTestId('apply-problem').count()) > 0, { timeout: 30_000 })
+    .toBe(true);
+  const decision = await item.getAttribute('data-decision');
+  if (decision !== 'pending') return decision!;
+  return `pending: ${await item.getByTestId('apply-problem').textContent()}`;
+}
