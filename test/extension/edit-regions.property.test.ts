@@ -70,6 +70,29 @@ describe('edit regions of a rewrite', () => {
     expect(regions.length).toBe(2);
   });
 
+  it('take in the character after a link\'s end for words added there, and the one before for words deleted there', () => {
+    // "fostering innovation" is a link, [0, 20); the full stop after it is not.
+    const original = 'fostering innovation.';
+    const linkEndsAt = (offset: number) => offset === 20;
+    const joinable = (a: number, b: number) => b <= 20 || a >= 20;
+    const added = editRegions(original, 'fostering innovation today.', joinable, linkEndsAt);
+    expectWellFormed(original, 'fostering innovation today.', added);
+    // Written back after the link's end, where it was: the part starts at the link's end.
+    expect(added).toEqual([{ start: 20, end: 21, text: ' today.' }]);
+    const deleted = editRegions(original, 'fostering.', joinable, linkEndsAt);
+    expect(deleted).toEqual(editRegions(original, 'fostering.', joinable));
+    expect(deleted[0]!.end).toBeLessThanOrEqual(20);
+  });
+
+  it('turn the original into the replacement exactly with links ending anywhere', () => {
+    fc.assert(
+      fc.property(sentence, sentence, fc.func(fc.boolean()), fc.func(fc.boolean()), (original, replacement, joinable, linkEnd) => {
+        expectWellFormed(original, replacement, editRegions(original, replacement, (a, b) => joinable(a, b), (at) => linkEnd(at)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('hold for the offline humanizer\'s own rewrites', () => {
     const text =
       'Moreover, organizations must utilize comprehensive tools in order to obtain approximately 25% more value. It is important to note that the team is able to ensure that every release is tested prior to launch. In conclusion, these tools play a pivotal role 😀 in the process.';

@@ -14,10 +14,16 @@ export interface EditRegion {
  * the text from the first's start to the second's end holds nothing to lose (one run of the
  * editor's text: no formatting begins or ends in it), or when only a space is between them;
  * every part replaces at least one character with at least one, since some
- * editors mishandle an empty insertion or deletion. Applied in turn, the parts turn
+ * editors mishandle an empty insertion or deletion (`linkEndsAt`: whether a link's text ends at
+ * an offset, which decides the character taken in). Applied in turn, the parts turn
  * `original` into `replacement` exactly.
  */
-export function editRegions(original: string, replacement: string, joinable: (start: number, end: number) => boolean): EditRegion[] {
+export function editRegions(
+  original: string,
+  replacement: string,
+  joinable: (start: number, end: number) => boolean,
+  linkEndsAt: (offset: number) => boolean = () => false,
+): EditRegion[] {
   if (original === replacement) return [];
   const regions: EditRegion[] = [];
   let at = 0;
@@ -34,8 +40,13 @@ export function editRegions(original: string, replacement: string, joinable: (st
   }
   for (const region of regions) {
     if (region.start < region.end && region.text !== '') continue;
-    // An insertion or a deletion takes in a neighbouring character (a whole code point): the one before, else after.
-    if (region.start > 0) {
+    // An insertion or a deletion takes in a neighbouring character (a whole code point): the one
+    // before, else after. Words added at a link's end take in the one after: the link's last
+    // letter, written back, went after the link in 15 of 24 editors ("innovatio"). (A deletion
+    // there keeps the one before: the one after went into the link in 8 editors, the one before
+    // out of it in 5; see the README.)
+    const addedAtLinkEnd = region.start === region.end && region.end < original.length && linkEndsAt(region.end);
+    if (region.start > 0 && !addedAtLinkEnd) {
       const before = original.codePointAt(region.start - 2)! > 0xffff ? 2 : 1;
       region.text = original.slice(region.start - before, region.start) + region.text;
       region.start -= before;
