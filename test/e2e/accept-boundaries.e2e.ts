@@ -16,8 +16,9 @@ import { acceptEdited, frameToast, modelText, openFormatted, textsOf } from './f
 // the full stop moved into the link, and the next accept lost an italic.) The formatting after each
 // accept is logged, not held: a boundary's new words may take either side's formatting (and a
 // deletion at the link's end, which writes back the letter before it, leaves the link a letter
-// short in Lexical, TOAST UI, BlockNote and ProseMirror: "fosterin"; taking in the full stop after
-// it instead put the full stop into the link in eight others; see the README); except that words
+// short in Lexical: "fosterin", and did in TOAST UI, BlockNote and ProseMirror until 2026-11-27;
+// taking in the full stop after it instead put the full stop into the link in eight others; see
+// the README); except that words
 // added after the link leave all its words linked, and where the italic opener goes whole: no italic is left (until 2026-11-27 the next word's first
 // letter took it in 16 of 18 editors, `<em>o</em>rganizations`: a deletion at a sentence's start
 // took in the letter after it; it takes in the space before the sentence now; in the five

@@ -3,7 +3,7 @@ import { editNatively } from '../page/native-edit.ts';
 import type { Strategy } from './editors.ts';
 import type { DomTarget, Target } from './target.ts';
 import type { DomText } from './dom-text.ts';
-import { editRegions, runsRemovedFirst, type EditRegion } from './edit-regions.ts';
+import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
 import { writerFocus, type RestoreFocus } from './writer-focus.ts';
@@ -104,11 +104,8 @@ function watchWriter(target: Target, start: number, end: number): Writer {
 
 /** The region where `a` and `b` differ, in `a`'s offsets: [start, end). */
 function changed(a: string, b: string): [number, number] {
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
-  return [prefix, a.length - suffix];
+  const { start, end } = shortestChange(a, b);
+  return [start, end];
 }
 
 /**
@@ -370,11 +367,15 @@ async function applyWatched(
     // (Not before the editor's API: it takes the DOM range as set, before an editor can move it.)
     if (target.kind !== 'field' && strategy !== 'editor-api') await settle(20);
     if (writer.typed) return judge(strategy);
-    if (strategy === 'execCommand' && target.family.marksFromChangeStart && !(await removeRunsFirst(target as DomTarget, start, end, before.slice(start, end), replacement, writer))) {
-      if (writer.typed) return judge(strategy);
-      continue;
-    }
-    const taken = run(strategy, target, replacement);
+    let taken: boolean;
+    if (strategy === 'execCommand' && target.family.marksFromChangeStart) {
+      const prepared = await editForChangeStart(target as DomTarget, start, end, before.slice(start, end), replacement, writer);
+      if (prepared === 'failed') {
+        if (writer.typed) return judge(strategy);
+        continue;
+      }
+      taken = prepared === 'done' || run(strategy, target, replacement);
+    } else taken = run(strategy, target, replacement);
     claimed ||= strategy !== 'execCommand' && strategy !== 'paste' && taken;
     // Editors re-render from their model, or reconcile the DOM against it, after the event;
     // one that took the event gets longer, so a slow render is never followed by a second edit.
@@ -400,24 +401,35 @@ async function applyWatched(
 }
 
 /**
- * In an editor that gives inserted text the formatting at the start of the change it reads back
- * (editors.ts, `marksFromChangeStart`), deletes the formatting runs the replacement of [start,
- * end) removes whole (edit-regions.ts, `runsRemovedFirst`), then selects what is left of the
- * range for the replacement. False when that could not be done.
+ * The native edit of [start, end) in an editor that reads it back from its DOM as the shortest
+ * change and gives inserted text the formatting at that change's start (editors.ts,
+ * `marksFromChangeStart`), made so that the change read back is the one meant. A part that only
+ * deletes, once the characters it writes back are left out, is deleted with nothing written back
+ * (a letter written back at a link's end goes after the link); otherwise the formatting runs it
+ * removes whole are deleted first (edit-regions.ts, `runsRemovedFirst`) and what is left of the
+ * range is selected for the replacement. `done`: the edit is made; `ready`: the replacement is
+ * to go in; `failed`: neither could be done.
  */
-async function removeRunsFirst(target: DomTarget, start: number, end: number, original: string, replacement: string, writer: Writer): Promise<boolean> {
+async function editForChangeStart(target: DomTarget, start: number, end: number, original: string, replacement: string, writer: Writer): Promise<'done' | 'ready' | 'failed'> {
+  const doc = target.element.ownerDocument;
+  const change = shortestChange(original, replacement);
+  if (change.inserted === 0 && change.end > change.start) {
+    if (!selectText(target, start + change.start, start + change.end, { focus: true })) return 'failed';
+    await settle(20);
+    return !writer.typed && editNatively(doc, '') ? 'done' : 'failed';
+  }
   const runs = runsRemovedFirst(original, replacement, joinableIn(target.model(), start));
-  if (!runs) return true;
+  if (!runs) return 'ready';
   const [from, to] = runs;
-  if (!selectText(target, start + from, start + to, { focus: true })) return false;
+  if (!selectText(target, start + from, start + to, { focus: true })) return 'failed';
   await settle(20);
-  if (writer.typed || !editNatively(target.element.ownerDocument, '')) return false;
+  if (writer.typed || !editNatively(doc, '')) return 'failed';
   // The editor reads the deletion back (ProseMirror: when its DOM observer flushes) before the rest goes in.
   await settle(20);
-  if (writer.typed || !selectText(target, start, end - (to - from), { focus: true })) return false;
+  if (writer.typed || !selectText(target, start, end - (to - from), { focus: true })) return 'failed';
   // As before any edit: an editor that keeps a selection of its own (and marks stored with it) reads the new one.
   await settle(20);
-  return !writer.typed;
+  return writer.typed ? 'failed' : 'ready';
 }
 
 function run(strategy: Strategy, target: Target, text: string): boolean {

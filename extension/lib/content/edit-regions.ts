@@ -109,17 +109,26 @@ export function editRegions(
  * and the "O" took the italic). Undefined when the change inserts nothing or lies in one run.
  */
 export function runsRemovedFirst(original: string, replacement: string, joinable: (start: number, end: number) => boolean): [number, number] | undefined {
-  let start = 0;
-  while (start < original.length && start < replacement.length && original[start] === replacement[start]) start++;
-  if (isLowSurrogate(original.charCodeAt(start))) start--; // never half of a character
-  let suffix = 0;
-  while (suffix < original.length - start && suffix < replacement.length - start && original.at(-1 - suffix) === replacement.at(-1 - suffix)) suffix++;
-  const end = original.length - suffix;
-  if (replacement.length - suffix === start || end - start < 2 || joinable(start, end)) return undefined;
+  const { start, end, inserted } = shortestChange(original, replacement);
+  if (inserted === 0 || end - start < 2 || joinable(start, end)) return undefined;
   // The start of the last run the change reaches into: from there to the change's end is one text node.
   let last = end - 1;
   while (last > start && joinable(last - 1, end)) last--;
   return last > start ? [start, last] : undefined;
+}
+
+/**
+ * Where `original` and `replacement` differ, as an editor reading an edit back from its DOM
+ * finds it (ProseMirror): [start, end) of `original`, common prefix and suffix left out (never
+ * half of a character at the start), and how many characters of `replacement` go there.
+ */
+export function shortestChange(original: string, replacement: string): { start: number; end: number; inserted: number } {
+  let start = 0;
+  while (start < original.length && start < replacement.length && original[start] === replacement[start]) start++;
+  if (isLowSurrogate(original.charCodeAt(start))) start--;
+  let suffix = 0;
+  while (suffix < original.length - start && suffix < replacement.length - start && original.at(-1 - suffix) === replacement.at(-1 - suffix)) suffix++;
+  return { start, end: original.length - suffix, inserted: replacement.length - suffix - start };
 }
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

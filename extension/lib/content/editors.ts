@@ -24,7 +24,8 @@ export interface EditorFamily {
    * The editor reads a native edit back from its DOM as the shortest change between the old
    * text and the new, and gives the inserted characters the formatting at that change's start,
    * whatever the DOM shows (ProseMirror): formatting runs a part removes whole go first, in an
-   * edit of their own (edit-regions.ts, `runsRemovedFirst`).
+   * edit of their own (edit-regions.ts, `runsRemovedFirst`), and a part that only deletes is
+   * deleted with nothing written back (apply.ts, `editForChangeStart`).
    */
   marksFromChangeStart?: true;
   /** What undo does when the page-world script cannot reach the editor's API (`editor-api` families). */
