@@ -77,6 +77,7 @@ for (const editor of [
   { name: 'contenteditable', page: 'plain', root: '#editor' },
   { name: 'tiptap', page: 'tiptap', root: '.ProseMirror' },
   { name: 'textarea', page: 'plain', root: '#field' },
+  { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
 ]) {
   // (A defect until 2026-11-27: after an accept the caret was left at the suggestion; the writer's
   // own caret was put back only when they pressed a key during the apply.)
@@ -275,6 +276,25 @@ test('contenteditable: a mention chip (not editable) inside a rewritten sentence
   // no-break space and its sentence check compared that strictly).
   expect(await first.getByTestId('decision').allTextContents()).toEqual(['Accepted']);
   expect((await modelText(page)).replace(/\u00a0/g, ' ')).toBe(before.replace(originals[0]!, rewrite[0]!));
+  await panel.close();
+});
+
+// Mobiledoc-kit's mention is an atom: its value drawn in a non-editable span, between two
+// zero-width non-joiners (U+200C) the editor keeps for a caret beside it.
+test('Mobiledoc-kit: a mention atom inside a rewritten sentence is kept in the model, the words around it rewritten', async ({ page, stack }) => {
+  const text = PAGE_TEXT.replace('artificial intelligence', '@Dana Levi');
+  const rewrite = splitSentences(rewriteOffline(text, 'cognia').humanized_text).map((sentence) => sentence.text);
+  const originals = splitSentences(text).map((sentence) => sentence.text);
+  const panel = await humanizeIn(page, stack, 'mobiledoc', '.__mobiledoc-editor', (page) => page.goto(`${stack.pagesUrl}/mobiledoc.html?mention`));
+  const before = await modelText(page);
+  expect(before).toContain(originals[0]);
+  const first = suggestionItem(panel, 0);
+  await first.getByRole('button', { name: 'Accept', exact: true }).click();
+  await settled(panel, 0);
+  console.log(`mobiledoc atom: ${await first.getByTestId('decision').allTextContents()} ${await first.getByTestId('apply-problem').allTextContents()}; ${await page.evaluate(() => (window as unknown as { editorJson(): string }).editorJson())}`);
+  expect(await page.evaluate(() => (window as unknown as { editorJson(): string }).editorJson())).toContain('["mention","@Dana Levi",{}]');
+  expect(await first.getByTestId('decision').allTextContents()).toEqual(['Accepted']);
+  expect(await modelText(page)).toBe(before.replace(originals[0]!, rewrite[0]!));
   await panel.close();
 });
 

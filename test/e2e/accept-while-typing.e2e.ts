@@ -22,6 +22,8 @@ const EDITORS = [
   { name: 'lexical', page: 'lexical', root: '#editor' },
   { name: 'slate', page: 'slate', root: '[data-slate-editor]' },
   { name: 'ckeditor', page: 'ckeditor', root: '.ck-editor__editable' },
+  { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
+  { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor' },
 ];
 
 /** The editor's text from its own model (a textarea's value). */

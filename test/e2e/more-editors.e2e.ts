@@ -38,6 +38,8 @@ const EDITORS: { name: string; page: string; root: string; undo: boolean; marker
   // A bare BlockEditorProvider keeps no history (WordPress's post editor adds its own): Ctrl+Z
   // does not undo the writer's own typing there either (measured), so it is not asked of an accept.
   { name: 'WordPress block editor', page: 'gutenberg', root: '.block-editor-rich-text__editable >> nth=0', undo: false },
+  { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]', undo: true },
+  { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor', undo: true },
 ];
 
 /** The document as the editor's own model holds it (Editor.js reads it back asynchronously). */

@@ -59,6 +59,8 @@ const EDITORS: EditorCase[] = [
   // A bare BlockEditorProvider keeps no history (README): undo is not asked of it.
   { name: 'WordPress block editor', page: 'gutenberg', root: '.block-editor-rich-text__editable', undo: false },
   { name: 'TinyMCE', page: 'tinymce', root: 'body#tinymce', frame: tinymceFrame, undo: true },
+  { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]', undo: true },
+  { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor', undo: true },
   // Already in firefox.e2e.ts; here too (EXTRA=1) to hold a change in the extension to all of them at once.
   ...(process.env.EXTRA
     ? [

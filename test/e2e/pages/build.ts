@@ -53,6 +53,8 @@ const PAGES: Record<string, string> = {
   suneditor: '<h1>SunEditor</h1><link rel="stylesheet" href="./suneditor.min.css"><div id="editor"></div>',
   trumbowyg: '<h1>Trumbowyg</h1><link rel="stylesheet" href="./trumbowyg.min.css"><textarea id="editor"></textarea>',
   pell: '<h1>Pell</h1><link rel="stylesheet" href="./pell.min.css"><div id="editor" style="border: 1px solid #888;"></div>',
+  wangeditor: '<h1>wangEditor</h1><link rel="stylesheet" href="./wangeditor.css"><div id="editor" style="border: 1px solid #888; height: 320px;"></div>',
+  mobiledoc: '<h1>Mobiledoc-kit</h1><link rel="stylesheet" href="./mobiledoc.css"><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
@@ -99,6 +101,8 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('suneditor/package.json')), 'dist', 'suneditor.min.css'), path.join(PAGES_DIR, 'suneditor.min.css'));
   cpSync(path.join(path.dirname(resolve('trumbowyg/package.json')), 'dist', 'ui', 'trumbowyg.min.css'), path.join(PAGES_DIR, 'trumbowyg.min.css'));
   cpSync(path.join(path.dirname(resolve('pell/package.json')), 'dist', 'pell.min.css'), path.join(PAGES_DIR, 'pell.min.css'));
+  cpSync(resolve('@wangeditor/editor/dist/css/style.css'), path.join(PAGES_DIR, 'wangeditor.css'));
+  cpSync(path.join(path.dirname(resolve('mobiledoc-kit')), 'mobiledoc.css'), path.join(PAGES_DIR, 'mobiledoc.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
   // Monaco imports its style sheets and icon font from its modules: bundled with them, one
   // script for its three pages (pages/monaco.ts).

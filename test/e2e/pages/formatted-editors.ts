@@ -50,4 +50,8 @@ export const FORMATTED_EDITORS: FormattedEditor[] = [
   { name: 'Trumbowyg', page: 'trumbowyg', root: '.trumbowyg-editor', bold: 'strong, b' },
   // Pell: a contenteditable whose value the page learns only from its onChange.
   { name: 'Pell', page: 'pell', root: '.pell-content', bold: 'strong, b' },
+  // wangEditor 5: Slate 0.72 under its own snabbdom view; its editable is `[data-slate-editor]`.
+  { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
+  // Mobiledoc-kit: a post model that it renders and parses the DOM's mutations back into.
+  { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor' },
 ];
