@@ -3,7 +3,7 @@ import { test, expect } from './fixtures.ts';
 import { splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_TEXT } from './pages/text.ts';
 import { FORMATTED_EDITORS } from './pages/formatted-editors.ts';
-import { acceptEdited, frameToast, modelText, openFormatted, textsOf } from './formatted-page.ts';
+import { acceptEdited, modelText, openFormatted, suggestionsInPanel, textsOf } from './formatted-page.ts';
 
 // An accepted rewrite whose changed words straddle a formatting boundary (the last plain word
 // before a bold run and its first bold word, the last bold word and the plain word after it, a
@@ -90,11 +90,7 @@ for (const editor of FORMATTED_EDITORS) {
       expect(text).toContain(SENTENCES[0]);
       expect(text).toContain(SENTENCES[2]);
 
-      await stack.configure({ defaultModel: 'huma_v2' });
-      await stack.run(page, 'humanizer');
-      await expect.poll(() => frameToast(frame), { timeout: 15_000 }).toMatch(/rewrite is ready: 2 suggestions/);
-      const panel = await stack.openSidePanel(page);
-      await expect(panel.getByTestId('suggestions').locator(':scope > li')).toHaveCount(2);
+      const panel = await suggestionsInPanel(page, stack, frame);
 
       const failures: string[] = [];
       for (const [position, change, sentence] of [

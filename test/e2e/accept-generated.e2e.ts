@@ -3,7 +3,7 @@ import { test, expect } from './fixtures.ts';
 import { splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_TEXT } from './pages/text.ts';
 import { FORMATTED_EDITORS } from './pages/formatted-editors.ts';
-import { acceptEdited, frameToast, modelText, openFormatted, textsOf } from './formatted-page.ts';
+import { acceptEdited, modelText, openFormatted, suggestionsInPanel, textsOf } from './formatted-page.ts';
 
 // Generated rewrites of the formatted sentences (bold words, a link, an italic opener), accepted
 // in every formatted editor as the writer's own edit of a suggestion: a run of words anywhere
@@ -56,11 +56,7 @@ for (const editor of FORMATTED_EDITORS) {
       await frame.locator(editor.focus ?? editor.root).first().focus();
       let text = await modelText(page, frame, editor.root);
 
-      await stack.configure({ defaultModel: 'huma_v2' });
-      await stack.run(page, 'humanizer');
-      await expect.poll(() => frameToast(frame), { timeout: 15_000 }).toMatch(/rewrite is ready: 2 suggestions/);
-      const panel = await stack.openSidePanel(page);
-      await expect(panel.getByTestId('suggestions').locator(':scope > li')).toHaveCount(2);
+      const panel = await suggestionsInPanel(page, stack, frame);
 
       const failures: string[] = [];
       let accepted = 0;

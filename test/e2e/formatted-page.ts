@@ -48,3 +48,13 @@ export async function acceptEdited(panel: Page, position: number, text: string):
   if (decision !== 'pending') return decision!;
   return `pending: ${await item.getByTestId('apply-problem').textContent()}`;
 }
+
+/** Runs the humanizer (huma_v2) on the formatted page and opens the side panel with its two suggestions. */
+export async function suggestionsInPanel(page: Page, stack: Stack, frame: Frame): Promise<Page> {
+  await stack.configure({ defaultModel: 'huma_v2' });
+  await stack.run(page, 'humanizer');
+  await expect.poll(() => frameToast(frame), { timeout: 15_000 }).toMatch(/rewrite is ready: 2 suggestions/);
+  const panel = await stack.openSidePanel(page);
+  await expect(panel.getByTestId('suggestions').locator(':scope > li')).toHaveCount(2);
+  return panel;
+}

@@ -3,7 +3,7 @@ import { buildSync } from 'esbuild';
 import fc from 'fast-check';
 import { test, expect, chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_PATH } from '../system.ts';
-import { runsRemovedFirst } from '../../extension/lib/content/edit-regions.ts';
+import { runsRemovedFirst, shortestChange } from '../../extension/lib/content/edit-regions.ts';
 
 // A part of an accept as the extension writes it into ProseMirror (apply.ts, the family's
 // `marksFromChangeStart`): the formatting runs it removes whole deleted first (`runsRemovedFirst`),
@@ -49,15 +49,6 @@ const cases: fc.Arbitrary<Case> = fc
     const result = text.slice(0, start) + replacement + text.slice(end);
     return start < end && result.trim() === result && !/\s\s/.test(result) && text.slice(start, end) !== replacement;
   });
-
-/** The shortest change from `a` to `b`, as ProseMirror reads an edit back: [start, end) of `a`, and how many characters of `b` go there. */
-function shortestChange(a: string, b: string): { start: number; end: number; inserted: number } {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let suffix = 0;
-  while (suffix < a.length - start && suffix < b.length - start && a.at(-1 - suffix) === b.at(-1 - suffix)) suffix++;
-  return { start, end: a.length - suffix, inserted: b.length - suffix - start };
-}
 
 /** The paragraph as ProseMirror holds it: its text, and each character's marks. */
 interface Held {
