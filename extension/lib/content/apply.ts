@@ -368,7 +368,14 @@ async function applyWatched(
     if (target.kind !== 'field' && strategy !== 'editor-api') await settle(20);
     if (writer.typed) return judge(strategy);
     let taken: boolean;
-    if (strategy === 'execCommand' && target.family.marksFromChangeStart) {
+    const deletion = strategy === 'beforeinput' && target.family.deletesThroughBeforeinput ? onlyDeletes(before.slice(start, end), replacement) : undefined;
+    if (deletion) {
+      // A letter written back at a link's end goes after the link (Lexical): the part is deleted as Backspace over it would.
+      if (!selectText(target, start + deletion.start, start + deletion.end, { focus: true })) return { status: 'stale' };
+      await settle(20);
+      if (writer.typed) return judge(strategy);
+      taken = dispatchBeforeinput(target, 'deleteContentBackward');
+    } else if (strategy === 'execCommand' && target.family.marksFromChangeStart) {
       const prepared = await editForChangeStart(target as DomTarget, start, end, before.slice(start, end), replacement, writer);
       if (prepared === 'failed') {
         if (writer.typed) return judge(strategy);
@@ -412,9 +419,9 @@ async function applyWatched(
  */
 async function editForChangeStart(target: DomTarget, start: number, end: number, original: string, replacement: string, writer: Writer): Promise<'done' | 'ready' | 'failed'> {
   const doc = target.element.ownerDocument;
-  const change = shortestChange(original, replacement);
-  if (change.inserted === 0 && change.end > change.start) {
-    if (!selectText(target, start + change.start, start + change.end, { focus: true })) return 'failed';
+  const deletion = onlyDeletes(original, replacement);
+  if (deletion) {
+    if (!selectText(target, start + deletion.start, start + deletion.end, { focus: true })) return 'failed';
     await settle(20);
     return !writer.typed && editNatively(doc, '') ? 'done' : 'failed';
   }
@@ -432,6 +439,32 @@ async function editForChangeStart(target: DomTarget, start: number, end: number,
   return writer.typed ? 'failed' : 'ready';
 }
 
+/**
+ * The characters a part removes when it only deletes, once the characters it writes back are left
+ * out (a part always writes at least one back: some editors mishandle an empty edit).
+ */
+function onlyDeletes(original: string, replacement: string): { start: number; end: number } | undefined {
+  const change = shortestChange(original, replacement);
+  return change.inserted === 0 && change.end > change.start ? change : undefined;
+}
+
+/** A `beforeinput` over the selection, as the browser sends for typing; true when the editor took it (prevented its default). */
+function dispatchBeforeinput(target: Target, inputType: 'insertText' | 'deleteContentBackward', text?: string): boolean {
+  const selection = target.element.ownerDocument.getSelection();
+  const range = selection?.rangeCount ? selection.getRangeAt(0) : undefined;
+  // No dataTransfer, as for typing: an editor reads one as a paste (Slate).
+  const event = new InputEvent('beforeinput', {
+    inputType,
+    data: text ?? null,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    targetRanges: range ? [new StaticRange(range)] : [],
+  });
+  (range?.startContainer.parentElement ?? target.element).dispatchEvent(event);
+  return event.defaultPrevented;
+}
+
 function run(strategy: Strategy, target: Target, text: string): boolean {
   const element = target.element;
   const doc = element.ownerDocument;
@@ -440,22 +473,8 @@ function run(strategy: Strategy, target: Target, text: string): boolean {
       return askPage(element, { op: 'insert', text });
     case 'execCommand':
       return editNatively(doc, text);
-    case 'beforeinput': {
-      const selection = doc.getSelection();
-      const range = selection?.rangeCount ? selection.getRangeAt(0) : undefined;
-      const data = new DataTransfer();
-      data.setData('text/plain', text);
-      const event = new InputEvent('beforeinput', {
-        inputType: 'insertText',
-        data: text,
-        bubbles: true,
-        cancelable: true,
-        composed: true,
-        targetRanges: range ? [new StaticRange(range)] : [],
-      });
-      (range?.startContainer.parentElement ?? element).dispatchEvent(event);
-      return event.defaultPrevented;
-    }
+    case 'beforeinput':
+      return dispatchBeforeinput(target, 'insertText', text);
     case 'paste': {
       const data = new DataTransfer();
       data.setData('text/plain', text);

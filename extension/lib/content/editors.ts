@@ -28,6 +28,12 @@ export interface EditorFamily {
    * deleted with nothing written back (apply.ts, `editForChangeStart`).
    */
   marksFromChangeStart?: true;
+  /**
+   * A part that only deletes goes in as a `beforeinput` deletion of what it removes rather than as
+   * text written back over it: the editor puts text written at a link's end after the link, so the
+   * letter written back would leave the link a letter short (Lexical: "fosterin").
+   */
+  deletesThroughBeforeinput?: true;
   /** What undo does when the page-world script cannot reach the editor's API (`editor-api` families). */
   undoWithoutApi?: UndoBehaviour;
 }
@@ -61,7 +67,7 @@ const DEFAULT: Strategy[] = ['beforeinput', 'execCommand', 'paste'];
 export const FAMILIES: EditorFamily[] = [
   { name: 'Slate', matches: inside('[data-slate-editor]'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'CKEditor 5', matches: inside('.ck-editor__editable'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
-  { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, deletesThroughBeforeinput: true, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, marksFromChangeStart: true, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'grouped' } },
   // Draft.js takes no `beforeinput`, and a native edit over more than one of its leaves (a word in
