@@ -6,6 +6,7 @@ import type { DomText } from './dom-text.ts';
 import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
+import { holdsAt } from './region-in-text.ts';
 import { writerFocus, type RestoreFocus } from './writer-focus.ts';
 
 /**
@@ -291,21 +292,34 @@ async function applyRange(
   // Watched from before the text is read: the writer's input at any moment after it is seen.
   const writer = watchWriter(target, start, end);
   // As everywhere here, a no-break space an editor wrote for a space (beside a part just applied) reads as a space.
-  const intact = (text: string) => comparable(text.slice(sentence.start, sentence.start + sentence.text.length)) === comparable(sentence.text);
   try {
     const before = target.readText();
-    if (!intact(before)) return { status: 'stale' };
+    // The page may have moved the sentence since it was read (a co-author's words before it).
+    const moved = placeOf(before, sentence);
+    if (moved === undefined) return { status: 'stale' };
+    [start, end, sentence] = [start + moved, end + moved, { start: sentence.start + moved, text: sentence.text }];
     const view = target.element.ownerDocument.defaultView ?? window;
     // Nothing is touched in a page that does not draw: a rich editor there could take an edit and
     // render it after the answer. A field's value changes at once, frames or not.
     if (target.kind !== 'field' && !(await drawsFrames(view, limits.frameMs))) return { status: 'timeout' };
-    const result = await applyWatched(target, start, end, intact, before, replacement, limits, writer);
+    const result = await applyWatched(target, start, end, sentence, before, replacement, limits, writer);
     // The writer's focus goes back where it was, except where the sentence is left selected for them to paste over.
     if (result.status !== 'refused' && result.status !== 'reverted') writer.restore();
     return result;
   } finally {
     writer.stop();
   }
+}
+
+/**
+ * How far the sentence moved in `text`: 0 where it was; else, where the page's own changes (a
+ * co-author's words) moved it, if it is found once in the text; undefined if not.
+ */
+function placeOf(text: string, sentence: Sentence): number | undefined {
+  const [now, wanted] = [comparable(text), comparable(sentence.text)];
+  if (now.startsWith(wanted, sentence.start)) return 0;
+  const at = now.indexOf(wanted);
+  return at !== -1 && now.indexOf(wanted, at + 1) === -1 ? at - sentence.start : undefined;
 }
 
 /**
@@ -319,7 +333,7 @@ async function applyWatched(
   target: Target,
   start: number,
   end: number,
-  intact: (text: string) => boolean,
+  sentence: Sentence,
   textAsked: string,
   replacement: string,
   limits: ApplyLimits,
@@ -335,13 +349,22 @@ async function applyWatched(
   if (comparable(before) !== comparable(textAsked)) {
     // If their typing changed the text meanwhile, nothing is tried.
     if (writer.lastInputAt > -Infinity) return { status: 'interrupted' };
-    // Changed by the page itself: the sentence is checked again where it was.
-    if (!intact(before)) return { status: 'stale' };
+    // Changed by the page itself: the sentence is looked for again.
+    const moved = placeOf(before, sentence);
+    if (moved === undefined) return { status: 'stale' };
+    [start, end] = [start + moved, end + moved];
   }
   if (performance.now() >= deadline) return { status: 'timeout' };
   writer.arm();
   const expected = comparable(before.slice(0, start) + replacement + before.slice(end));
   const current = () => comparable(target.readText());
+  const base = comparable(before);
+  // The text may also change away from the range meanwhile, not by the writer's hand nor the
+  // editor's answer (a co-author's words arriving in a shared document): judged as the range alone.
+  /** Where the range starts if it holds the replacement, whatever changed clear of it. */
+  const appliedAt = (text: string) => (text === expected ? start : holdsAt(base, text, start, end, comparable(replacement)));
+  /** Where the range starts if it holds what it held before. */
+  const untouchedAt = (text: string) => (text === base ? start : holdsAt(base, text, start, end, base.slice(start, end)));
   // An editor may still render the suggestion a frame or two after the writer's input: judged after that.
   const judge = async (strategy: Strategy) => (await settle(150), judgeAfterInput(current(), comparable(before), expected, start, end, replacement.length, strategy));
   /** Polls until `done` holds or `ms` pass (never past the deadline, but a rollback may); the text last read. */
@@ -361,7 +384,11 @@ async function applyWatched(
     if (performance.now() >= deadline) return { status: 'timeout' };
     // An editor that took `beforeinput` or its API owns its DOM: editing that DOM directly would bypass its model.
     if (claimed && strategy === 'execCommand') continue;
-    if (!selectText(target, start, end, { focus: true })) return { status: 'stale' };
+    // The range is where the text now has it (the page may have changed before it meanwhile).
+    const at = untouchedAt(current());
+    if (at === undefined) return { status: 'stale' };
+    const [from, to] = [at, at + end - start];
+    if (!selectText(target, from, to, { focus: true })) return { status: 'stale' };
     // Editors that mirror the DOM selection into their own state read it on selectionchange.
     // A field needs no wait, and gets none: the writer's next keystroke cannot fall in between.
     // (Not before the editor's API: it takes the DOM range as set, before an editor can move it.)
@@ -371,12 +398,12 @@ async function applyWatched(
     const deletion = strategy === 'beforeinput' && target.family.deletesThroughBeforeinput ? onlyDeletes(before.slice(start, end), replacement) : undefined;
     if (deletion) {
       // A letter written back at a link's end goes after the link (Lexical): the part is deleted as Backspace over it would.
-      if (!selectText(target, start + deletion.start, start + deletion.end, { focus: true })) return { status: 'stale' };
+      if (!selectText(target, from + deletion.start, from + deletion.end, { focus: true })) return { status: 'stale' };
       await settle(20);
       if (writer.typed) return judge(strategy);
       taken = dispatchBeforeinput(target, 'deleteContentBackward');
     } else if (strategy === 'execCommand' && target.family.marksFromChangeStart) {
-      const prepared = await editForChangeStart(target as DomTarget, start, end, before.slice(start, end), replacement, writer);
+      const prepared = await editForChangeStart(target as DomTarget, from, to, before.slice(start, end), replacement, writer);
       if (prepared === 'failed') {
         if (writer.typed) return judge(strategy);
         continue;
@@ -388,16 +415,22 @@ async function applyWatched(
     // one that took the event gets longer, so a slow render is never followed by a second edit.
     // Editors handle a paste asynchronously, and may not cancel it (TinyMCE, measured): wait as long.
     // Until the text is what was asked (an editor may pass through other states on the way there).
-    let now = await waitFor((text) => text === expected, taken || strategy === 'paste' ? 1000 : 200);
-    if (now === expected && !writer.typed) {
+    let now = await waitFor((text) => appliedAt(text) !== undefined, taken || strategy === 'paste' ? 1000 : 200);
+    if (appliedAt(now) !== undefined && !writer.typed) {
       await settle(250); // an editor that reverts or rewrites a change it did not make does so by now
       now = current();
-      if (now === expected && !writer.typed) return { status: 'applied', strategy, at: start };
+      const at = appliedAt(now);
+      if (at !== undefined && !writer.typed) return { status: 'applied', strategy, at };
     }
     // Never a rollback over the writer's own input: say what the text holds instead.
     if (writer.typed) return judge(strategy);
-    if (now !== comparable(before)) {
-      if (!(await rollBack(target, before, strategy, (done, ms) => waitFor(done, ms, false), () => writer.typed))) return writer.typed ? judge(strategy) : { status: 'unexpected' };
+    if (untouchedAt(now) === undefined) {
+      // Put back only a change of the range alone: with changes elsewhere too (a co-author's),
+      // what is the range's cannot be told for sure, and nothing is touched.
+      const change = shortestChange(base, now);
+      if (change.start < start || change.end > end) return { status: 'unexpected' };
+      const back = (text: string) => untouchedAt(text) !== undefined;
+      if (!(await rollBack(target, before, strategy, back, (done, ms) => waitFor(done, ms, false), () => writer.typed))) return writer.typed ? judge(strategy) : { status: 'unexpected' };
       rolledBack = true;
     }
     if (performance.now() >= deadline) return { status: 'timeout' };
@@ -496,11 +529,11 @@ async function rollBack(
   target: Target,
   before: string,
   strategy: Strategy,
+  back: (text: string) => boolean,
   waitFor: (done: (text: string) => boolean, ms: number) => Promise<string>,
   writerTyped: () => boolean,
 ): Promise<boolean> {
   const wanted = comparable(before);
-  const back = (text: string) => text === wanted;
   const now = comparable(target.readText());
   const [from, to] = changed(now, wanted);
   if (!selectText(target, from, to, { focus: true })) return false;

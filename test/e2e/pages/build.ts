@@ -55,6 +55,7 @@ const PAGES: Record<string, string> = {
   pell: '<h1>Pell</h1><link rel="stylesheet" href="./pell.min.css"><div id="editor" style="border: 1px solid #888;"></div>',
   wangeditor: '<h1>wangEditor</h1><link rel="stylesheet" href="./wangeditor.css"><div id="editor" style="border: 1px solid #888; height: 320px;"></div>',
   mobiledoc: '<h1>Mobiledoc-kit</h1><link rel="stylesheet" href="./mobiledoc.css"><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
+  collab: '<h1>ProseMirror with Yjs (a co-author typing)</h1><link rel="stylesheet" href="./prosemirror.css"><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',

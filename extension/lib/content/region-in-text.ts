@@ -1,0 +1,98 @@
+import { diffChars } from 'diff';
+import { shortestChange } from './edit-regions.ts';
+
+/**
+ * Where a range of an earlier text is in the text now, when the text also changed elsewhere
+ * meanwhile: a co-author's words arriving in a shared document, a page updating its own text.
+ * An apply must judge and, if need be, put back its own range without touching those changes.
+ */
+
+/**
+ * Where [start, end) of `before` starts in `now`, if `now` is `before` with that range replaced by
+ * `text` and any other change clear of the range (not touching its edges); else undefined.
+ */
+export function holdsAt(before: string, now: string, start: number, end: number, text: string): number | undefined {
+  const change = shortestChange(before, now);
+  const fits = (at: number) => at >= 0 && now.startsWith(text, at) && changedClearOfEnd(before.slice(0, start), now.slice(0, at)) && changedClearOfStart(before.slice(end), now.slice(at + text.length));
+  // Nothing changed before the range, or nothing after it: the range's place is known.
+  if (change.start >= start) return fits(start) ? start : undefined;
+  if (change.end <= end) {
+    const at = now.length - (before.length - end) - text.length;
+    return fits(at) ? at : undefined;
+  }
+  // Changed on both sides: each place that holds the text is tried (near where a diff puts the
+  // range, if the text is found in many places), and only one may fit.
+  const places: number[] = [];
+  for (let at = now.indexOf(text); at !== -1 && places.length <= MAX_PLACES; at = now.indexOf(text, at + 1)) places.push(at);
+  if (places.length > MAX_PLACES) {
+    const guess = regionIn(before, now, start, end)?.at;
+    if (guess === undefined) return undefined;
+    const reach = text.length + (end - start) + 1;
+    places.length = 0;
+    for (let at = Math.max(0, guess - reach); at <= guess + reach; at++) places.push(at);
+  }
+  const fitting = places.filter(fits);
+  return fitting.length === 1 ? fitting[0] : undefined;
+}
+
+/** Places tried one by one before a diff narrows them down: each costs a pass over the text. */
+const MAX_PLACES = 64;
+
+/** `now` is `was`, or `was` changed before its last character (which is kept). */
+function changedClearOfEnd(was: string, now: string): boolean {
+  if (was === now) return true;
+  const change = shortestChange(was, now);
+  return change.end < was.length && change.start + change.inserted < now.length;
+}
+
+/** `now` is `was`, or `was` changed after its first character (which is kept). */
+function changedClearOfStart(was: string, now: string): boolean {
+  if (was === now) return true;
+  const change = shortestChange(was, now);
+  return change.start > 0;
+}
+
+/** Where a range is in the text now, and what it holds there. */
+interface RegionNow {
+  at: number;
+  text: string;
+  /** The text also changed away from the range. */
+  elsewhere: boolean;
+}
+
+/**
+ * Where [start, end) of `before` is in `now` and what it holds, whatever it holds, when every
+ * change lies in the range (its edges included) or clear of it; undefined when a change runs
+ * across an edge. Found by a character diff, so where the range's new text begins or ends with
+ * characters also found beside it the edge is a best guess: for deciding what to put back, never
+ * for deciding that something was applied (`holdsAt`).
+ */
+function regionIn(before: string, now: string, start: number, end: number): RegionNow | undefined {
+  const change = shortestChange(before, now);
+  const shiftAt = (offset: number) => offset + now.length - before.length;
+  if (change.start >= start && change.end <= end) return { at: start, text: now.slice(start, shiftAt(end)), elsewhere: false };
+  let b = change.start; // the offset in `before` the diff has reached
+  let shift = 0; // length added before the range
+  let growth = 0; // length added inside it
+  let elsewhere = false;
+  for (const part of diffChars(before.slice(change.start, change.end), now.slice(change.start, change.start + change.inserted))) {
+    const length = part.value.length;
+    if (!part.added && !part.removed) {
+      b += length;
+      continue;
+    }
+    const [from, to] = part.removed ? [b, b + length] : [b, b];
+    const inside = part.removed ? from < end && to > start : from >= start && from <= end;
+    // Across an edge, or (a deletion) right beside one: whose change it is cannot be told.
+    if (inside ? from < start || to > end : part.removed && (to === start || from === end)) return undefined;
+    const delta = part.added ? length : -length;
+    if (inside) growth += delta;
+    else {
+      elsewhere = true;
+      if (to <= start) shift += delta;
+    }
+    if (part.removed) b += length;
+  }
+  const at = start + shift;
+  return { at, text: now.slice(at, at + end - start + growth), elsewhere };
+}

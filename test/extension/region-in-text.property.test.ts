@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { holdsAt } from '../../extension/lib/content/region-in-text.ts';
+
+/**
+ * An apply judges its own range while the rest of the text changes by itself (a co-author's
+ * words arriving): built here as head + range + tail, the range replaced, and the head and tail
+ * edited away from the range's edges by changes that cannot be mistaken for the range's (their
+ * characters are found nowhere else).
+ */
+
+const text = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '.', 'é', '\n'), maxLength: 30 });
+const nonEmpty = text.filter((value) => value.length > 0);
+/** Another alphabet: a range's new text that no neighbour can be mistaken for. */
+const apart = fc.string({ unit: fc.constantFrom('x', 'y', 'z'), minLength: 1, maxLength: 12 });
+/** A co-author's words: characters no other part holds. */
+const coauthor = fc.string({ unit: fc.constantFrom('1', '2', '3'), minLength: 1, maxLength: 6 });
+
+/** `side` with `words` inserted at `at`, kept clear of the edge at its end (`clearOfEnd`) or its start. */
+function edited(side: string, words: string, at: number, clearOfEnd: boolean): string {
+  if (side.length === 0) return side;
+  const place = clearOfEnd ? at % side.length : 1 + (at % side.length);
+  return side.slice(0, place) + words + side.slice(place);
+}
+
+const scenario = fc
+  .record({
+    head: text,
+    range: nonEmpty,
+    tail: text,
+    replacement: fc.oneof(nonEmpty, apart),
+    headWords: fc.option(coauthor, { nil: undefined }),
+    tailWords: fc.option(coauthor, { nil: undefined }),
+    headAt: fc.nat(),
+    tailAt: fc.nat(),
+    took: fc.boolean(),
+  })
+  .map((s) => {
+    const head = s.headWords ? edited(s.head, s.headWords, s.headAt, true) : s.head;
+    const tail = s.tailWords ? edited(s.tail, s.tailWords, s.tailAt, false) : s.tail;
+    const before = s.head + s.range + s.tail;
+    const middle = s.took ? s.replacement : s.range;
+    return { ...s, before, start: s.head.length, end: s.head.length + s.range.length, now: head + middle + tail, at: head.length, middle, unchangedRest: head + s.range + tail };
+  });
+
+describe('holdsAt', () => {
+  it('finds the range wherever the rest moved it, with exactly what it holds', () => {
+    fc.assert(
+      fc.property(scenario, ({ before, now, start, end, at, middle, took, replacement }) => {
+        const found = holdsAt(before, now, start, end, middle);
+        // A text of its own alphabet is found; one made of its neighbours' letters may fit in
+        // more than one place ("a" between spaces, a space among them): then none is claimed.
+        if (took && /^[xyz]+$/.test(replacement)) expect(found).toBe(at);
+        else expect([at, undefined]).toContain(found);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('never says a range holds what it does not', () => {
+    fc.assert(
+      fc.property(scenario, text, ({ before, now, start, end }, other) => {
+        const at = holdsAt(before, now, start, end, other);
+        if (at === undefined) return;
+        expect(now.slice(at, at + other.length)).toBe(other);
+        // The rest is the rest of `before`, changed only clear of the range's edges.
+        const head = before.slice(0, start);
+        const tail = before.slice(end);
+        if (head.length > 0) expect(now[at - 1]).toBe(head.at(-1));
+        else expect(at).toBe(0);
+        if (tail.length > 0) expect(now[at + other.length]).toBe(tail[0]);
+        else expect(at + other.length).toBe(now.length);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a change that touches the range edge from outside is not taken as the rest changing', () => {
+    // The co-author's words right before the range: they could as well be the range's own.
+    expect(holdsAt('ab.cd', 'ab.1XYcd', 3, 5, 'XYcd')).toBeUndefined();
+    expect(holdsAt('ab.cd', 'ab.1XYcd', 3, 5, '1XYcd')).toBe(3);
+    expect(holdsAt('ab.cd.ef', 'ab.XY.e2f', 3, 5, 'XY')).toBe(3);
+  });
+});
+
+describe('holdsAt, where the text is found in many places', () => {
+  it('narrows them down by a diff and still finds the one place that fits', () => {
+    const paragraph = (n: number) => `Line ${n} has a word or two. `;
+    const before = Array.from({ length: 120 }, (_, n) => paragraph(n)).join('');
+    const start = before.indexOf('a word', before.indexOf('Line 60 '));
+    const end = start + 'a word'.length;
+    // The range now says "a" (found in every line), a co-author wrote in lines 10 and 100.
+    const now = (before.slice(0, start) + 'a' + before.slice(end)).replace('Line 10 ', 'Line 10 (new) ').replace('Line 100 ', 'Line 100 (new) ');
+    expect(holdsAt(before, now, start, end, 'a')).toBe(start + ' (new)'.length);
+    expect(holdsAt(before, now, start, end, 'a word')).toBeUndefined();
+  });
+});
