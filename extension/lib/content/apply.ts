@@ -6,7 +6,7 @@ import type { DomText } from './dom-text.ts';
 import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
-import { holdsAt } from './region-in-text.ts';
+import { readRange, type RangeReading } from './region-in-text.ts';
 import { writerFocus, type RestoreFocus } from './writer-focus.ts';
 
 /**
@@ -302,7 +302,7 @@ async function applyRange(
     // Nothing is touched in a page that does not draw: a rich editor there could take an edit and
     // render it after the answer. A field's value changes at once, frames or not.
     if (target.kind !== 'field' && !(await drawsFrames(view, limits.frameMs))) return { status: 'timeout' };
-    const result = await applyWatched(target, start, end, sentence, before, replacement, limits, writer);
+    const result = await applyWatched(target, start, end, sentence, before, replacement, limits, writer, moved !== 0);
     // The writer's focus goes back where it was, except where the sentence is left selected for them to paste over.
     if (result.status !== 'refused' && result.status !== 'reverted') writer.restore();
     return result;
@@ -338,8 +338,17 @@ async function applyWatched(
   replacement: string,
   limits: ApplyLimits,
   writer: Writer,
+  pageMoved: boolean,
 ): Promise<ApplyResult> {
   const deadline = performance.now() + limits.budgetMs;
+  /**
+   * The page changes its text by itself (a co-author's words arriving in a shared document),
+   * seen before anything was tried: then changes away from the range are the page's, the range
+   * is judged alone, and only a change of the range alone is put back. Otherwise the whole text
+   * must be as expected, and any other change is the editor's answer to the edit (one that put the
+   * words in the wrong place) and is put back.
+   */
+  let live = pageMoved;
   // While the writer is typing, wait for a pause.
   const waitingSince = performance.now();
   while (performance.now() - Math.max(writer.lastInputAt, waitingSince) < WRITER_QUIET_MS && performance.now() < deadline) await settle(25);
@@ -353,6 +362,7 @@ async function applyWatched(
     const moved = placeOf(before, sentence);
     if (moved === undefined) return { status: 'stale' };
     [start, end] = [start + moved, end + moved];
+    live = true;
   }
   if (performance.now() >= deadline) return { status: 'timeout' };
   writer.arm();
@@ -361,10 +371,9 @@ async function applyWatched(
   const base = comparable(before);
   // The text may also change away from the range meanwhile, not by the writer's hand nor the
   // editor's answer (a co-author's words arriving in a shared document): judged as the range alone.
-  /** Where the range starts if it holds the replacement, whatever changed clear of it. */
-  const appliedAt = (text: string) => (text === expected ? start : holdsAt(base, text, start, end, comparable(replacement)));
-  /** Where the range starts if it holds what it held before. */
-  const untouchedAt = (text: string) => (text === base ? start : holdsAt(base, text, start, end, base.slice(start, end)));
+  const read = (text: string): RangeReading =>
+    text === expected ? { holds: 'replacement', at: start } : text === base ? { holds: 'original', at: start } : live ? readRange(base, text, start, end, comparable(replacement)) : { holds: 'other' };
+  const holdsReplacement = (text: string) => read(text).holds === 'replacement';
   // An editor may still render the suggestion a frame or two after the writer's input: judged after that.
   const judge = async (strategy: Strategy) => (await settle(150), judgeAfterInput(current(), comparable(before), expected, start, end, replacement.length, strategy));
   /** Polls until `done` holds or `ms` pass (never past the deadline, but a rollback may); the text last read. */
@@ -385,15 +394,19 @@ async function applyWatched(
     // An editor that took `beforeinput` or its API owns its DOM: editing that DOM directly would bypass its model.
     if (claimed && strategy === 'execCommand') continue;
     // The range is where the text now has it (the page may have changed before it meanwhile).
-    const at = untouchedAt(current());
-    if (at === undefined) return { status: 'stale' };
-    const [from, to] = [at, at + end - start];
+    const text = current();
+    live ||= text !== base;
+    const reading = read(text);
+    if (reading.holds === 'either') return { status: 'unexpected' };
+    if (reading.holds !== 'original') return { status: 'stale' };
+    const [from, to] = [reading.at, reading.at + end - start];
     if (!selectText(target, from, to, { focus: true })) return { status: 'stale' };
     // Editors that mirror the DOM selection into their own state read it on selectionchange.
     // A field needs no wait, and gets none: the writer's next keystroke cannot fall in between.
     // (Not before the editor's API: it takes the DOM range as set, before an editor can move it.)
     if (target.kind !== 'field' && strategy !== 'editor-api') await settle(20);
     if (writer.typed) return judge(strategy);
+    live ||= current() !== text;
     let taken: boolean;
     const deletion = strategy === 'beforeinput' && target.family.deletesThroughBeforeinput ? onlyDeletes(before.slice(start, end), replacement) : undefined;
     if (deletion) {
@@ -415,21 +428,24 @@ async function applyWatched(
     // one that took the event gets longer, so a slow render is never followed by a second edit.
     // Editors handle a paste asynchronously, and may not cancel it (TinyMCE, measured): wait as long.
     // Until the text is what was asked (an editor may pass through other states on the way there).
-    let now = await waitFor((text) => appliedAt(text) !== undefined, taken || strategy === 'paste' ? 1000 : 200);
-    if (appliedAt(now) !== undefined && !writer.typed) {
+    let now = await waitFor(holdsReplacement, taken || strategy === 'paste' ? 1000 : 200);
+    if (holdsReplacement(now) && !writer.typed) {
       await settle(250); // an editor that reverts or rewrites a change it did not make does so by now
       now = current();
-      const at = appliedAt(now);
-      if (at !== undefined && !writer.typed) return { status: 'applied', strategy, at };
+      const settled = read(now);
+      if (settled.holds === 'replacement' && !writer.typed) return { status: 'applied', strategy, at: settled.at };
     }
     // Never a rollback over the writer's own input: say what the text holds instead.
     if (writer.typed) return judge(strategy);
-    if (untouchedAt(now) === undefined) {
+    const after = read(now);
+    // A text that reads both ways: nothing more is claimed or tried.
+    if (after.holds === 'either') return { status: 'unexpected' };
+    if (after.holds !== 'original') {
       // Put back only a change of the range alone: with changes elsewhere too (a co-author's),
       // what is the range's cannot be told for sure, and nothing is touched.
       const change = shortestChange(base, now);
-      if (change.start < start || change.end > end) return { status: 'unexpected' };
-      const back = (text: string) => untouchedAt(text) !== undefined;
+      if (live && (change.start < start || change.end > end)) return { status: 'unexpected' };
+      const back = (text: string) => read(text).holds === 'original';
       if (!(await rollBack(target, before, strategy, back, (done, ms) => waitFor(done, ms, false), () => writer.typed))) return writer.typed ? judge(strategy) : { status: 'unexpected' };
       rolledBack = true;
     }

@@ -38,18 +38,43 @@ export function holdsAt(before: string, now: string, start: number, end: number,
 /** Places tried one by one before a diff narrows them down: each costs a pass over the text. */
 const MAX_PLACES = 64;
 
-/** `now` is `was`, or `was` changed before its last character (which is kept). */
+/**
+ * `now` is `was`, or `was` changed before its last character, however the change is placed: a
+ * change can slide over characters it shares with its neighbours ("ab" → "abb" adds a "b" before
+ * the last or after it), and shortestChange places it as late as it can go.
+ */
 function changedClearOfEnd(was: string, now: string): boolean {
   if (was === now) return true;
   const change = shortestChange(was, now);
   return change.end < was.length && change.start + change.inserted < now.length;
 }
 
-/** `now` is `was`, or `was` changed after its first character (which is kept). */
+/** `now` is `was`, or `was` changed after its first character, however the change is placed (as early as it can go). */
 function changedClearOfStart(was: string, now: string): boolean {
   if (was === now) return true;
-  const change = shortestChange(was, now);
-  return change.start > 0;
+  let suffix = 0;
+  while (suffix < was.length && suffix < now.length && was[was.length - 1 - suffix] === now[now.length - 1 - suffix]) suffix++;
+  let prefix = 0;
+  while (prefix < was.length - suffix && prefix < now.length - suffix && was[prefix] === now[prefix]) prefix++;
+  return prefix > 0;
+}
+
+/** What a range of an earlier text holds now: its replacement, what it held, something else, or either of the first two (the text reads both ways). */
+export type RangeReading = { holds: 'replacement' | 'original'; at: number } | { holds: 'other' | 'either' };
+
+/**
+ * [start, end) of `before` read in `now`: it holds `replacement`, or still its own text, with any
+ * other change clear of it. A text that reads both ways (a change beside the range repeating its
+ * characters) is `either`: nothing may be claimed or tried on it.
+ */
+export function readRange(before: string, now: string, start: number, end: number, replacement: string): RangeReading {
+  const original = before.slice(start, end);
+  const applied = holdsAt(before, now, start, end, replacement);
+  const untouched = now === before ? start : holdsAt(before, now, start, end, original);
+  if (applied !== undefined && untouched !== undefined) return { holds: 'either' };
+  if (applied !== undefined) return { holds: 'replacement', at: applied };
+  if (untouched !== undefined) return { holds: 'original', at: untouched };
+  return { holds: 'other' };
 }
 
 /** Where a range is in the text now, and what it holds there. */
