@@ -10,6 +10,7 @@ import { editNatively } from '../lib/page/native-edit.ts';
  *   does not make: the accept is put between two snapshots.
  * - CKEditor 4 the same (its undo manager's images), and its `change` event, which apps read,
  *   comes only from such a snapshot.
+ * - RoosterJS the same (its snapshots, which Ctrl+Z restores).
  * - Trumbowyg copies its contenteditable into its value (its textarea) and fires `tbwchange`
  *   only on the writer's keys, cut, paste and drop: both are done after the edit.
  * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace, Monaco)
@@ -23,6 +24,8 @@ type Box = [number, number, number, number];
 
 /** What the page-world script can do with one editor. Offsets are UTF-16 offsets into its document. */
 interface EditorApi {
+  /** The editor, for an editor the content script cannot tell by its DOM (it asks with `probe`). */
+  editor?: 'RoosterJS';
   readOnly(): boolean;
   /** Puts text over the selection as one undo step; `range` is the document selection (TinyMCE). */
   insert(text: string, range: Range | undefined): boolean;
@@ -198,6 +201,39 @@ function summernoteFor(root: Element): EditorApi | undefined {
       snapshot();
       const done = editRangeNatively(range, text);
       snapshot();
+      return done;
+    },
+  };
+}
+
+interface RoosterEditor {
+  isDisposed(): boolean;
+  getDOMHelper(): { isNodeInEditor(node: Node): boolean };
+  takeSnapshot(): unknown;
+}
+
+/**
+ * RoosterJS (9; Outlook on the web) restores snapshots of its editable's HTML on Ctrl+Z, taken
+ * on the writer's keys and around its own API's edits, and none of an edit made through the
+ * browser's input pipeline: Ctrl+Z after an accept did nothing (measured, 9.59). Its editable has
+ * no mark of its own; its instance is found in the list it keeps for developer tools
+ * (`__ROOSTERJS_DEVTOOLS_EDITORS__`, kept by 9.59, the version tested). A snapshot is taken before the edit and after.
+ */
+function roosterFor(root: Element): EditorApi | undefined {
+  const editors = (root.ownerDocument.defaultView as unknown as { __ROOSTERJS_DEVTOOLS_EDITORS__?: unknown } | null)?.__ROOSTERJS_DEVTOOLS_EDITORS__;
+  if (!Array.isArray(editors)) return undefined;
+  const editor = (editors as RoosterEditor[]).find(
+    (candidate) => typeof candidate?.takeSnapshot === 'function' && typeof candidate.getDOMHelper === 'function' && !candidate.isDisposed() && candidate.getDOMHelper().isNodeInEditor(root),
+  );
+  if (!editor) return undefined;
+  return {
+    editor: 'RoosterJS',
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      editor.takeSnapshot();
+      const done = editRangeNatively(range, text);
+      editor.takeSnapshot();
       return done;
     },
   };
@@ -526,6 +562,8 @@ function editorApiFor(root: Element): EditorApi | undefined {
   if (trumbowyg) return trumbowyg;
   const ckeditor4 = ckeditor4For(root);
   if (ckeditor4) return ckeditor4Api(ckeditor4);
+  const rooster = roosterFor(root);
+  if (rooster) return rooster;
   const tiny = tinymceFor(root);
   return tiny && tinymceApi(tiny);
 }
@@ -551,6 +589,7 @@ function handle(event: Event): void {
   if (!editor || editor.readOnly()) return;
   switch (request.op) {
     case 'probe':
+      if (request.editor !== undefined && request.editor !== editor.editor) return;
       break;
     case 'read': {
       if (!editor.read) return;

@@ -78,6 +78,8 @@ for (const editor of [
   { name: 'tiptap', page: 'tiptap', root: '.ProseMirror' },
   { name: 'textarea', page: 'plain', root: '#field' },
   { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
+  { name: 'RoosterJS', page: 'roosterjs', root: '#editor' },
+  { name: 'Plate', page: 'plate', root: '[data-slate-editor]' },
 ]) {
   // (A defect until 2026-11-27: after an accept the caret was left at the suggestion; the writer's
   // own caret was put back only when they pressed a key during the apply.)

@@ -24,6 +24,8 @@ const EDITORS = [
   { name: 'ckeditor', page: 'ckeditor', root: '.ck-editor__editable' },
   { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
   { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor' },
+  { name: 'RoosterJS', page: 'roosterjs', root: '#editor' },
+  { name: 'Plate', page: 'plate', root: '[data-slate-editor]' },
 ];
 
 /** The editor's text from its own model (a textarea's value). */

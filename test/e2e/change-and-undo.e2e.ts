@@ -6,13 +6,14 @@ import { frameToast, modelText, openFormatted } from './formatted-page.ts';
 
 // Editors whose pages count their own change event in `editorChanges()` (SunEditor's onChange,
 // Trumbowyg's tbwchange, Pell's onChange, CKEditor 4's change, wangEditor's onChange,
-// Mobiledoc-kit's postDidChange: what a page's autosave listens to).
+// Mobiledoc-kit's postDidChange, RoosterJS's input and contentChanged plugin events, Plate's
+// onChange: what a page's autosave listens to).
 // After the writer's own typing, one accept: the editor's change event fires for it, and Ctrl+Z
 // takes back the accept (a step per part: the sentence has formatting inside it) and then the
 // writer's typing, never the two together. (CKEditor 4 takes undo images only on keys: before it
 // had a family of its own, going in between two of its images through its API, the first Ctrl+Z
 // undid the accept and the typing together, and it fired no `change`.)
-const EDITORS = FORMATTED_EDITORS.filter((editor) => ['SunEditor', 'Trumbowyg', 'Pell', 'CKEditor 4', 'wangEditor', 'Mobiledoc-kit'].includes(editor.name));
+const EDITORS = FORMATTED_EDITORS.filter((editor) => ['SunEditor', 'Trumbowyg', 'Pell', 'CKEditor 4', 'wangEditor', 'Mobiledoc-kit', 'RoosterJS', 'Plate'].includes(editor.name));
 const SENTENCES = splitSentences(FORMATTED_TEXT).map((sentence) => sentence.text);
 const REWRITTEN = splitSentences(rewriteOffline(FORMATTED_TEXT, 'huma_v2').humanized_text).map((sentence) => sentence.text);
 const TYPED = ' Typed by me.';

@@ -28,9 +28,21 @@ export const rawModelText = (page: Page): Promise<string | undefined> =>
 export const modelText = (page: Page, frame: Frame, root: string): Promise<string> =>
   rawModelText(page).then(async (text) => (text ?? (await frame.locator(root).evaluate((element) => (element as HTMLElement).innerText))).replace(/\u00a0/g, ' '));
 
-/** The text of every element matching `selector` inside the editor. */
+/**
+ * The text of every element matching `selector` inside the editor. Not text: Plate's spacers by
+ * an inline element (a link), a no-break space in a non-editable span of font size 0 before the
+ * element and at its end, which its view draws for the caret.
+ */
 export const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
-  frame.locator(root).evaluate((element, name) => [...element.querySelectorAll(name)].map((node) => node.textContent ?? ''), selector);
+  frame.locator(root).evaluate(
+    (element, name) =>
+      [...element.querySelectorAll(name)].map((node) => {
+        const copy = node.cloneNode(true) as Element;
+        for (const spacer of copy.querySelectorAll('[contenteditable="false"][style*="font-size: 0"]')) spacer.remove();
+        return copy.textContent ?? '';
+      }),
+    selector,
+  );
 
 /** The text of the extension's toast in the editor's frame. */
 export const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');

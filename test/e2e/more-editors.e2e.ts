@@ -40,6 +40,8 @@ const EDITORS: { name: string; page: string; root: string; undo: boolean; marker
   { name: 'WordPress block editor', page: 'gutenberg', root: '.block-editor-rich-text__editable >> nth=0', undo: false },
   { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]', undo: true },
   { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor', undo: true },
+  { name: 'RoosterJS', page: 'roosterjs', root: '#editor', undo: true },
+  { name: 'Plate', page: 'plate', root: '[data-slate-editor]', undo: true },
 ];
 
 /** The document as the editor's own model holds it (Editor.js reads it back asynchronously). */

@@ -2,7 +2,7 @@ import { askPage } from '../page/bridge.ts';
 import { editNatively } from '../page/native-edit.ts';
 import type { Strategy } from './editors.ts';
 import type { DomTarget, Target } from './target.ts';
-import type { DomText } from './dom-text.ts';
+import { SPACER, type DomText } from './dom-text.ts';
 import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
@@ -266,7 +266,8 @@ function holdsEmbed(root: HTMLElement, model: DomText, start: number, end: numbe
   const range = model.range(start, end);
   if (!range) return false;
   for (const embed of root.querySelectorAll(EMBEDS)) {
-    if (!range.intersectsNode(embed)) continue;
+    // A spacer by an inline element is no content of the writer's (dom-text.ts).
+    if (!range.intersectsNode(embed) || embed.matches(SPACER)) continue;
     const part = embed.ownerDocument.createRange();
     part.selectNode(embed);
     const startsBefore = range.compareBoundaryPoints(Range.START_TO_START, part) <= 0;

@@ -1,3 +1,4 @@
+import { askPage } from '../page/bridge.ts';
 import type { CaptureOptions } from './dom-text.ts';
 
 /**
@@ -119,6 +120,19 @@ export const FAMILIES: EditorFamily[] = [
   {
     name: 'Trumbowyg',
     matches: inside('.trumbowyg-editor'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+  },
+  // RoosterJS (Outlook on the web) restores snapshots of its HTML on Ctrl+Z (its ShortcutPlugin),
+  // taken on the writer's keys and its own API's edits, and none of an edit through the input
+  // pipeline: Ctrl+Z after an accept did nothing, the accept stayed (measured, 9.59). Through its
+  // API (a page-world script) the accept is put between two snapshots. Its editable has no mark of
+  // its own: the page-world script recognises it, by the list of editors RoosterJS keeps for
+  // developer tools (9.59 keeps it). Without that list it is edited as a plain contenteditable
+  // (and Ctrl+Z cannot take an accept back).
+  {
+    name: 'RoosterJS',
+    matches: (root) => root.isContentEditable && askPage(root, { op: 'probe', editor: 'RoosterJS' }),
     strategies: ['editor-api', ...DEFAULT],
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
   },

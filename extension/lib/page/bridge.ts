@@ -11,8 +11,8 @@ export const PAGE_API_EVENT = 'redline:editor-api';
 export const PAGE_REPLY_EVENT = 'redline:editor-api-reply';
 
 export type PageRequest =
-  /** Whether an editor API is reachable for this root. */
-  | { op: 'probe' }
+  /** Whether an editor API is reachable for this root; with `editor`, that editor's (one with no mark of its own in its DOM: RoosterJS). */
+  | { op: 'probe'; editor?: 'RoosterJS' }
   /** Put text over the editor's selection (the document selection, or the code editor's own), as one undo step of the editor. */
   | { op: 'insert'; text: string }
   /** The document as the editor's model holds it (code editors, whose DOM shows only some lines). */

@@ -61,6 +61,8 @@ const EDITORS: EditorCase[] = [
   { name: 'TinyMCE', page: 'tinymce', root: 'body#tinymce', frame: tinymceFrame, undo: true },
   { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]', undo: true },
   { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor', undo: true },
+  { name: 'RoosterJS', page: 'roosterjs', root: '#editor', undo: true },
+  { name: 'Plate', page: 'plate', root: '[data-slate-editor]', undo: true },
   // Already in firefox.e2e.ts; here too (EXTRA=1) to hold a change in the extension to all of them at once.
   ...(process.env.EXTRA
     ? [

@@ -36,8 +36,18 @@ const modelText = async (tab: Page, frame: Frame, root: string): Promise<string>
   return (text ?? (await frame.$eval(root, (element) => (element as HTMLElement).innerText))).replace(/\u00a0/g, ' ');
 };
 
+/** As formatted-page.ts's: Plate's spacers by a link (non-editable, font size 0) are not its text. */
 const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
-  frame.$eval(root, (element, name) => [...element.querySelectorAll(name)].map((node) => node.textContent ?? ''), selector);
+  frame.$eval(
+    root,
+    (element, name) =>
+      [...element.querySelectorAll(name)].map((node) => {
+        const copy = node.cloneNode(true) as Element;
+        for (const spacer of copy.querySelectorAll('[contenteditable="false"][style*="font-size: 0"]')) spacer.remove();
+        return copy.textContent ?? '';
+      }),
+    selector,
+  );
 
 const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
 

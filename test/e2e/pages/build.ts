@@ -54,6 +54,8 @@ const PAGES: Record<string, string> = {
   trumbowyg: '<h1>Trumbowyg</h1><link rel="stylesheet" href="./trumbowyg.min.css"><textarea id="editor"></textarea>',
   pell: '<h1>Pell</h1><link rel="stylesheet" href="./pell.min.css"><div id="editor" style="border: 1px solid #888;"></div>',
   wangeditor: '<h1>wangEditor</h1><link rel="stylesheet" href="./wangeditor.css"><div id="editor" style="border: 1px solid #888; height: 320px;"></div>',
+  roosterjs: '<h1>RoosterJS</h1><div id="editor" style="border: 1px solid #888; padding: 8px; min-height: 120px;"></div>',
+  plate: '<h1>Plate</h1><div id="app"></div>',
   mobiledoc: '<h1>Mobiledoc-kit</h1><link rel="stylesheet" href="./mobiledoc.css"><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   collab: '<h1>ProseMirror with Yjs (a co-author typing)</h1><link rel="stylesheet" href="./prosemirror.css"><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',

@@ -54,4 +54,8 @@ export const FORMATTED_EDITORS: FormattedEditor[] = [
   { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
   // Mobiledoc-kit: a post model that it renders and parses the DOM's mutations back into.
   { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor' },
+  // RoosterJS 9 (Outlook on the web): a Content Model kept from its DOM; it renders bold as `<b>`.
+  { name: 'RoosterJS', page: 'roosterjs', root: '#editor', bold: 'strong, b' },
+  // Plate 53: Slate 0.126 and slate-react under Plate's plugins; its editable is `[data-slate-editor]`.
+  { name: 'Plate', page: 'plate', root: '[data-slate-editor]' },
 ];
