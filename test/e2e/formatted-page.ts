@@ -2,6 +2,7 @@ import type { Frame, Page } from '@playwright/test';
 import { expect, type Stack } from './fixtures.ts';
 import { FORMATTED_HTML } from './pages/text.ts';
 import type { FormattedEditor } from './pages/formatted-editors.ts';
+import { SPACER } from '../../extension/lib/content/dom-text.ts';
 
 // Reading a formatted editor's page in Chromium (formatting.e2e.ts, accept-boundaries.e2e.ts).
 
@@ -35,13 +36,13 @@ export const modelText = (page: Page, frame: Frame, root: string): Promise<strin
  */
 export const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
   frame.locator(root).evaluate(
-    (element, name) =>
+    (element, [name, spacers]) =>
       [...element.querySelectorAll(name)].map((node) => {
         const copy = node.cloneNode(true) as Element;
-        for (const spacer of copy.querySelectorAll('[contenteditable="false"][style*="font-size: 0"]')) spacer.remove();
+        for (const spacer of copy.querySelectorAll(spacers)) spacer.remove();
         return copy.textContent ?? '';
       }),
-    selector,
+    [selector, SPACER] as const,
   );
 
 /** The text of the extension's toast in the editor's frame. */

@@ -45,6 +45,16 @@ describe('an accept over an embedded item', () => {
     expect(target.readText()).toBe('It plays a crucial role for their work.');
   });
 
+  it('a mention chip in a smaller font (font size 0.9em) is no spacer: nothing is tried and it stays', async () => {
+    const root = editor('It plays a <span contenteditable="false" style="font-size: 0.9em">@Dana</span> role in our work.');
+    const target = domTarget('editor', root);
+    const original = target.readText();
+    expect(original).toContain('@Dana');
+    const result = await applyVerified(target, 0, original.length, original, 'It is central to our work.');
+    expect(result).toEqual({ status: 'embedded' });
+    expect(root.querySelector('span')?.textContent).toBe('@Dana');
+  });
+
   it('an image outside the changed words: the rewrite goes in and the image stays', async () => {
     const root = editor('It plays a crucial role in our <img alt="chart">work.');
     const target = domTarget('editor', root);

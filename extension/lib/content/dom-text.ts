@@ -31,11 +31,12 @@ export interface CaptureOptions {
 const BLOCK = /^(P|DIV|LI|UL|OL|H[1-6]|BLOCKQUOTE|PRE|TR|TD|TH|TABLE|SECTION|ARTICLE|HEADER|FOOTER|FIGURE|FIGCAPTION|DT|DD|DL|HR)$/;
 /**
  * A spacer a view draws beside an inline element for the caret: a no-break space in a
- * non-editable span of font size 0, in no model (Plate's on both sides of a link, inside its end;
+ * non-editable span of font size 0 (exactly: a chip of font size 0.9em is the writer's), in no
+ * model (Plate's on both sides of a link, inside its end;
  * slate-react's examples' `InlineChromiumBugfix`). Read as text, a link's sentence held two no-break
  * spaces its model does not, and every rewrite of it was refused as one over an embedded item.
  */
-export const SPACER = '[contenteditable="false"][style*="font-size: 0"]';
+export const SPACER = '[contenteditable="false"]:is([style*="font-size: 0px"], [style*="font-size:0px"], [style*="font-size: 0;"], [style*="font-size:0;"])';
 /** Not text the writer wrote: placeholders and editors' filler nodes. */
 const SKIPPED = `[data-slate-zero-width],[data-slate-placeholder],[aria-hidden="true"],${SPACER},script,style,template`;
 const FILLER = /^[\u2060\ufeff]+/;

@@ -4,6 +4,7 @@ import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
 import { FORMATTED_EDITORS } from '../pages/formatted-editors.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
 import { nbsp, rawModel, textOf } from '../page-probes.ts';
+import { SPACER } from '../../../extension/lib/content/dom-text.ts';
 
 // formatting.e2e.ts in Debian's Firefox ESR with the Firefox build: Accept all on a text with
 // formatting inside its AI sentences (bold words, a link, an italic opener) changes only the
@@ -40,13 +41,13 @@ const modelText = async (tab: Page, frame: Frame, root: string): Promise<string>
 const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
   frame.$eval(
     root,
-    (element, name) =>
+    (element, [name, spacers]) =>
       [...element.querySelectorAll(name)].map((node) => {
         const copy = node.cloneNode(true) as Element;
-        for (const spacer of copy.querySelectorAll('[contenteditable="false"][style*="font-size: 0"]')) spacer.remove();
+        for (const spacer of copy.querySelectorAll(spacers)) spacer.remove();
         return copy.textContent ?? '';
       }),
-    selector,
+    [selector, SPACER] as const,
   );
 
 const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
