@@ -107,6 +107,9 @@ for (const editor of EDITORS) {
     await tab.bringToFront();
     await tab.waitForSelector(editor.ready);
     await editor.focus(tab);
+    // The check reads the focused field: the click must have focused it first (Monaco takes a
+    // moment in Firefox; once a check ran before, and found nothing to check).
+    await tab.waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body, { timeout: 5_000 });
     const before = await tab.evaluate(editor.text);
     expect(before).toContain(ORIGINAL);
 
