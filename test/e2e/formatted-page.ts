@@ -2,7 +2,7 @@ import type { Frame, Page } from '@playwright/test';
 import { expect, type Stack } from './fixtures.ts';
 import { FORMATTED_HTML } from './pages/text.ts';
 import type { FormattedEditor } from './pages/formatted-editors.ts';
-import { SPACER } from '../../extension/lib/content/dom-text.ts';
+import { textsArg, textsWithin } from './page-probes.ts';
 
 // Reading a formatted editor's page in Chromium (formatting.e2e.ts, accept-boundaries.e2e.ts).
 
@@ -34,16 +34,7 @@ export const modelText = (page: Page, frame: Frame, root: string): Promise<strin
  * an inline element (a link), a no-break space in a non-editable span of font size 0 before the
  * element and at its end, which its view draws for the caret.
  */
-export const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
-  frame.locator(root).evaluate(
-    (element, [name, spacers]) =>
-      [...element.querySelectorAll(name)].map((node) => {
-        const copy = node.cloneNode(true) as Element;
-        for (const spacer of copy.querySelectorAll(spacers)) spacer.remove();
-        return copy.textContent ?? '';
-      }),
-    [selector, SPACER] as const,
-  );
+export const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> => frame.locator(root).evaluate(textsWithin, textsArg(selector));
 
 /** The text of the extension's toast in the editor's frame. */
 export const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');

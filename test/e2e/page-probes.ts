@@ -1,5 +1,6 @@
 import { expect } from '@playwright/test';
 import { AI_SENTENCES } from './pages/text.ts';
+import { SPACER } from '../../extension/lib/content/dom-text.ts';
 
 /**
  * Reads what the extension shows in a page, from the page's side: in Chromium through
@@ -75,3 +76,18 @@ export async function rawModel(page: Page): Promise<string | undefined> {
     return (await api.editorHtml?.()) ?? (await api.editorText?.());
   });
 }
+
+/**
+ * In the page (Playwright's `evaluate` or puppeteer's `$eval` on the editor's root): the text of
+ * every element matching `selector` inside `root`, without the spacers an editor draws beside an
+ * inline element (Plate's by a link), which are no text (dom-text.ts's SPACER).
+ */
+export const textsWithin = (root: Element, [selector, spacers]: readonly [string, string]): string[] =>
+  [...root.querySelectorAll(selector)].map((node) => {
+    const copy = node.cloneNode(true) as Element;
+    for (const spacer of copy.querySelectorAll(spacers)) spacer.remove();
+    return copy.textContent ?? '';
+  });
+
+/** The argument `textsWithin` takes. */
+export const textsArg = (selector: string) => [selector, SPACER] as const;

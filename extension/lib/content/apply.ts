@@ -292,7 +292,6 @@ async function applyRange(
 ): Promise<ApplyResult> {
   // Watched from before the text is read: the writer's input at any moment after it is seen.
   const writer = watchWriter(target, start, end);
-  // As everywhere here, a no-break space an editor wrote for a space (beside a part just applied) reads as a space.
   try {
     const before = target.readText();
     // The page may have moved the sentence since it was read (a co-author's words before it).
@@ -317,6 +316,7 @@ async function applyRange(
  * co-author's words) moved it, if it is found once in the text; undefined if not.
  */
 function placeOf(text: string, sentence: Sentence): number | undefined {
+  // As everywhere here, a no-break space an editor wrote for a space (beside a part just applied) reads as a space.
   const [now, wanted] = [comparable(text), comparable(sentence.text)];
   if (now.startsWith(wanted, sentence.start)) return 0;
   const at = now.indexOf(wanted);

@@ -25,7 +25,7 @@ export function holdsAt(before: string, now: string, start: number, end: number,
   const places: number[] = [];
   for (let at = now.indexOf(text); at !== -1 && places.length <= MAX_PLACES; at = now.indexOf(text, at + 1)) places.push(at);
   if (places.length > MAX_PLACES) {
-    const guess = regionIn(before, now, start, end)?.at;
+    const guess = guessedStart(before, now, start, end);
     if (guess === undefined) return undefined;
     const reach = text.length + (end - start) + 1;
     places.length = 0;
@@ -77,29 +77,17 @@ export function readRange(before: string, now: string, start: number, end: numbe
   return { holds: 'other' };
 }
 
-/** Where a range is in the text now, and what it holds there. */
-interface RegionNow {
-  at: number;
-  text: string;
-  /** The text also changed away from the range. */
-  elsewhere: boolean;
-}
-
 /**
- * Where [start, end) of `before` is in `now` and what it holds, whatever it holds, when every
- * change lies in the range (its edges included) or clear of it; undefined when a change runs
- * across an edge. Found by a character diff, so where the range's new text begins or ends with
- * characters also found beside it the edge is a best guess: for deciding what to put back, never
- * for deciding that something was applied (`holdsAt`).
+ * Where [start, end) of `before` starts in `now`, whatever it holds, when every change lies in the
+ * range (its edges included) or clear of it; undefined when a change runs across an edge or (a
+ * deletion) right beside one. Found by a character diff, so where the range's new text shares
+ * characters with its neighbours the place is a guess, for `holdsAt` to check around.
  */
-function regionIn(before: string, now: string, start: number, end: number): RegionNow | undefined {
+function guessedStart(before: string, now: string, start: number, end: number): number | undefined {
   const change = shortestChange(before, now);
-  const shiftAt = (offset: number) => offset + now.length - before.length;
-  if (change.start >= start && change.end <= end) return { at: start, text: now.slice(start, shiftAt(end)), elsewhere: false };
+  if (change.start >= start && change.end <= end) return start;
   let b = change.start; // the offset in `before` the diff has reached
   let shift = 0; // length added before the range
-  let growth = 0; // length added inside it
-  let elsewhere = false;
   for (const part of diffChars(before.slice(change.start, change.end), now.slice(change.start, change.start + change.inserted))) {
     const length = part.value.length;
     if (!part.added && !part.removed) {
@@ -108,16 +96,9 @@ function regionIn(before: string, now: string, start: number, end: number): Regi
     }
     const [from, to] = part.removed ? [b, b + length] : [b, b];
     const inside = part.removed ? from < end && to > start : from >= start && from <= end;
-    // Across an edge, or (a deletion) right beside one: whose change it is cannot be told.
     if (inside ? from < start || to > end : part.removed && (to === start || from === end)) return undefined;
-    const delta = part.added ? length : -length;
-    if (inside) growth += delta;
-    else {
-      elsewhere = true;
-      if (to <= start) shift += delta;
-    }
+    if (!inside && to <= start) shift += part.added ? length : -length;
     if (part.removed) b += length;
   }
-  const at = start + shift;
-  return { at, text: now.slice(at, at + end - start + growth), elsewhere };
+  return start + shift;
 }

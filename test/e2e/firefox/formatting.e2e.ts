@@ -3,8 +3,7 @@ import { humanize as rewriteOffline, splitSentences } from '@redline/shared/anal
 import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
 import { FORMATTED_EDITORS } from '../pages/formatted-editors.ts';
 import { test, expect, type FirefoxStack } from './fixtures.ts';
-import { nbsp, rawModel, textOf } from '../page-probes.ts';
-import { SPACER } from '../../../extension/lib/content/dom-text.ts';
+import { nbsp, rawModel, textOf, textsArg, textsWithin } from '../page-probes.ts';
 
 // formatting.e2e.ts in Debian's Firefox ESR with the Firefox build: Accept all on a text with
 // formatting inside its AI sentences (bold words, a link, an italic opener) changes only the
@@ -38,17 +37,7 @@ const modelText = async (tab: Page, frame: Frame, root: string): Promise<string>
 };
 
 /** As formatted-page.ts's: Plate's spacers by a link (non-editable, font size 0) are not its text. */
-const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> =>
-  frame.$eval(
-    root,
-    (element, [name, spacers]) =>
-      [...element.querySelectorAll(name)].map((node) => {
-        const copy = node.cloneNode(true) as Element;
-        for (const spacer of copy.querySelectorAll(spacers)) spacer.remove();
-        return copy.textContent ?? '';
-      }),
-    [selector, SPACER] as const,
-  );
+const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]> => frame.$eval(root, textsWithin, textsArg(selector));
 
 const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
 
