@@ -366,3 +366,37 @@ for (const { where, interval, suggestion } of COAUTHOR_CASES) {
     await panel.close();
   });
 }
+
+// The writer's caret after the sentence, put back when the accept is done, is found by the words
+// around it, not by how much the whole text grew: a co-author's words after it must not push it
+// on. (A defect until 2026-11-27: the caret moved right by the length of every word the co-author
+// had typed meanwhile, so the writer's next keys landed among the words after it.)
+test("ProseMirror + Yjs: the writer's caret after the sentence stays between the same words while a co-author types at the end", async ({ page, stack }) => {
+  const MARK = 'written by me';
+  const panel = await humanizeIn(page, stack, 'collab', '.ProseMirror');
+  const before = await modelText(page);
+  await page.locator('.ProseMirror').evaluate((root, mark) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.indexOf(mark);
+      if (at === -1) continue;
+      (root as HTMLElement).focus();
+      document.getSelection()!.collapse(node, at + mark.length);
+      return;
+    }
+    throw new Error(`no "${mark}" in the editor`);
+  }, MARK);
+  await page.evaluate(() => (window as unknown as { coauthor: { start(ms: number, where: string): void } }).coauthor.start(60, 'end'));
+  const item = suggestionItem(panel, 0);
+  await item.getByRole('button', { name: 'Accept', exact: true }).click();
+  await expect(item.getByTestId('decision')).toHaveText('Accepted', { timeout: 15_000 });
+  await page.keyboard.type(TYPED, { delay: 20 });
+  await page.evaluate(() => (window as unknown as { coauthor: { stop(): void } }).coauthor.stop());
+  await page.waitForTimeout(500); // the last words reach the writer
+  const words = await page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
+  const after = await modelText(page);
+  console.log(`caret with a co-author: ${words.length} words; ${JSON.stringify(after)}`);
+  expect(after).toBe(before.replace(ORIGINAL, SUGGESTION).replace(MARK, MARK + TYPED) + words.join(''));
+  expect(words.length).toBeGreaterThan(3);
+  await panel.close();
+});

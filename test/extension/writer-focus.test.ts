@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { domTarget, fieldTarget } from '../../extension/lib/content/target.ts';
 import { selectText } from '../../extension/lib/content/select.ts';
-import { writerFocus } from '../../extension/lib/content/writer-focus.ts';
+import fc from 'fast-check';
+import { placeAfter, writerFocus } from '../../extension/lib/content/writer-focus.ts';
 
 /**
  * The writer's focus and selection, taken before an apply selects a sentence in the editor and
@@ -112,5 +113,62 @@ describe('writerFocus', () => {
     title.remove();
     expect(restore()).toBe(false);
     expect(document.activeElement).toBe(editor);
+  });
+});
+
+/**
+ * The caret's place once an apply replaced the sentence and the page changed other places too
+ * (a co-author's words in a shared document): found by the text around it, not by the change in
+ * the whole text's length.
+ */
+describe('placeAfter', () => {
+  const was = 'The first sentence is long enough. Then the writer types here and more follows.';
+  const [start, end] = [0, SENTENCE.length];
+  const caret = was.indexOf('here');
+  const accepted = SUGGESTION + was.slice(end);
+
+  it('shifts a caret after the sentence by the change in length when nothing else changed', () => {
+    expect(placeAfter(was, accepted, caret, start, end)).toBe(accepted.indexOf('here'));
+  });
+
+  it("is not moved by a co-author's words after it", () => {
+    const now = `${accepted} co1 co2 co3`;
+    expect(placeAfter(was, now, caret, start, end)).toBe(now.indexOf('here'));
+  });
+
+  it("moves with a co-author's words between the sentence and it", () => {
+    const now = accepted.replace('Then', 'Then co1 co2');
+    expect(placeAfter(was, now, caret, start, end)).toBe(now.indexOf('here'));
+  });
+
+  it('keeps a caret before the sentence where it was, whatever comes after', () => {
+    const before = `Intro words. ${was}`;
+    const now = `Intro words. ${accepted} co1`;
+    expect(placeAfter(before, now, 'Intro'.length, 'Intro words. '.length, 'Intro words. '.length + SENTENCE.length)).toBe('Intro'.length);
+  });
+
+  it('finds it by the text on one side when a co-author typed right beside it', () => {
+    const now = accepted.replace('here', 'co1 here').replace('follows.', 'follows. co2');
+    // The text after the caret is intact: the caret goes before it (after the co-author's word).
+    expect(placeAfter(was, now, caret, start, end)).toBe(now.indexOf('here'));
+  });
+
+  it('reads a no-break space the editor wrote beside the sentence as a space', () => {
+    const now = `${SUGGESTION}\u00a0${was.slice(end + 1)} co1`;
+    expect(placeAfter(was, now, caret, start, end)).toBe(now.indexOf('here'));
+  });
+
+  it('property: words inserted anywhere clear of the text around the caret leave it before the same text', () => {
+    const rest = ' It is followed by a paragraph of ordinary prose, long enough that a caret and a co-author can be far apart.\nA second paragraph, written by me on a Tuesday, ends the document.';
+    const long = SENTENCE + rest;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: rest.length }), fc.integer({ min: 0, max: rest.length }), fc.stringMatching(/^[0-9 ]{1,20}$/), (caretIn, insertIn, words) => {
+        fc.pre(insertIn < caretIn - 32 || insertIn > caretIn + 32);
+        const now = SUGGESTION + rest.slice(0, insertIn) + words + rest.slice(insertIn);
+        const moved = insertIn < caretIn ? words.length : 0;
+        return placeAfter(long, now, end + caretIn, start, end) === SUGGESTION.length + caretIn + moved;
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

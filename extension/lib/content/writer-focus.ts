@@ -2,9 +2,9 @@ import { deepActiveElement, type DomTarget, type FieldTarget, type Target } from
 
 /**
  * Where the writer's keys go, taken just before an apply moves the focus and the selection into
- * the editor, so it can be put back: their caret in the editor (shifted past the sentence if that
- * changed length), or another field, editor or button of the page they were in. Putting it back
- * returns false when there was nothing to put back that still exists.
+ * the editor, so it can be put back: their caret in the editor (where the text around it went),
+ * or another field, editor or button of the page they were in. Putting it back returns false when
+ * there was nothing to put back that still exists.
  */
 export type RestoreFocus = () => boolean;
 
@@ -49,7 +49,34 @@ function elsewhere(active: Element): RestoreFocus {
   };
 }
 
-/** The writer's selection in the target field: put back, shifted if it lay after the sentence and that changed length. */
+/** Characters each side of the writer's caret that say where it is once the text changed. */
+const CONTEXT = 32;
+
+/**
+ * Where offset `at` of `was` lies in `now`, after an apply changed [start, end) and the page
+ * perhaps changed other places too (a co-author's words): at `expected`, the offset shifted by
+ * the whole change in length, if the text around it (outside the sentence) is still there; else
+ * nearest `expected` where that text is found, on both sides, or on one side if a change touched
+ * the other; `expected` if it is found nowhere.
+ */
+export function placeAfter(was: string, now: string, at: number, start: number, end: number): number {
+  // An editor may write a space beside the sentence as a no-break space.
+  [was, now] = [was.replace(/\u00a0/g, ' '), now.replace(/\u00a0/g, ' ')];
+  const expected = at >= end ? at + now.length - was.length : at;
+  const [from, to] = at >= end ? [end, was.length] : [0, start];
+  const [left, right] = [was.slice(Math.max(from, at - CONTEXT), at), was.slice(at, Math.min(to, at + CONTEXT))];
+  const nearest = (needle: string, offset: number) => {
+    let best: number | undefined;
+    for (let i = now.indexOf(needle); needle && i !== -1; i = now.indexOf(needle, i + 1)) {
+      if (best === undefined || Math.abs(i + offset - expected) < Math.abs(best - expected)) best = i + offset;
+    }
+    return best;
+  };
+  if (now.startsWith(left + right, expected - left.length)) return expected;
+  return nearest(left + right, left.length) ?? nearest(right, 0) ?? nearest(left, left.length) ?? expected;
+}
+
+/** The writer's selection in the target field: put back, wherever the field's changes moved it, if it lay wholly before or after the sentence. */
 function inField(target: FieldTarget, start: number, end: number): RestoreFocus {
   const field = target.element;
   const { selectionStart, selectionEnd, selectionDirection, value } = field;
@@ -57,10 +84,10 @@ function inField(target: FieldTarget, start: number, end: number): RestoreFocus 
   const offsets = target.fieldText();
   const [from, to] = [offsets.toValue(start), offsets.toValue(end, true)];
   return () => {
-    const shift = selectionStart >= to ? field.value.length - value.length : selectionEnd <= from ? 0 : undefined;
-    if (shift === undefined) return false;
+    if (selectionStart < to && selectionEnd > from) return false;
+    const now = field.value;
     field.focus({ preventScroll: true });
-    field.setSelectionRange(selectionStart + shift, selectionEnd + shift, selectionDirection ?? 'none');
+    field.setSelectionRange(placeAfter(value, now, selectionStart, from, to), placeAfter(value, now, selectionEnd, from, to), selectionDirection ?? 'none');
     return true;
   };
 }
@@ -68,7 +95,7 @@ function inField(target: FieldTarget, start: number, end: number): RestoreFocus 
 /**
  * The writer's selection in the target editor. Kept as text offsets where it is in text (an
  * editor may redraw the nodes it was in), as a live range otherwise; put back only when it lay
- * wholly before or after the sentence.
+ * wholly before or after the sentence, wherever the page's changes moved it.
  */
 function inEditor(target: DomTarget, active: Element, start: number, end: number): RestoreFocus {
   const doc = target.element.ownerDocument;
@@ -77,7 +104,7 @@ function inEditor(target: DomTarget, active: Element, start: number, end: number
   const live = selection.getRangeAt(0).cloneRange();
   if (!target.element.contains(live.commonAncestorContainer)) return () => false;
   const model = target.model();
-  const length = model.text.length;
+  const was = model.text;
   const anchor = model.offsetOf(selection.anchorNode, selection.anchorOffset);
   const focus = model.offsetOf(selection.focusNode, selection.focusOffset);
   const [low, high] = anchor !== undefined && focus !== undefined ? [Math.min(anchor, focus), Math.max(anchor, focus)] : [undefined, undefined];
@@ -87,8 +114,7 @@ function inEditor(target: DomTarget, active: Element, start: number, end: number
     if (low !== undefined && high !== undefined) {
       if (low < end && high > start) return false;
       const now = target.model();
-      const shift = low >= end ? now.text.length - length : 0;
-      const [from, to] = [now.position(anchor! + shift), now.position(focus! + shift, focus! >= anchor!)];
+      const [from, to] = [now.position(placeAfter(was, now.text, anchor!, start, end)), now.position(placeAfter(was, now.text, focus!, start, end), focus! >= anchor!)];
       if (!from || !to) return false;
       editingHost.focus({ preventScroll: true });
       selection.setBaseAndExtent(from.node, from.offset, to.node, to.offset);
