@@ -1,7 +1,8 @@
 import type { Frame, Page } from 'puppeteer-core';
 import { humanize, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
-import { test, expect, type FirefoxStack } from './fixtures.ts';
+import { test, expect } from './fixtures.ts';
+import { poll, sleep } from './poll.ts';
 import { textOf } from '../page-probes.ts';
 
 // The rich editors the Firefox project had not run (README "Editors"), in Debian's Firefox ESR
@@ -73,7 +74,6 @@ const EDITORS: EditorCase[] = [
     : []),
 ];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The editor's document as its own model holds it (Editor.js reads it back asynchronously). */
 const modelText = (tab: Page): Promise<string> => tab.evaluate(() => (window as unknown as { editorText(): string | Promise<string> }).editorText());
 
@@ -102,26 +102,12 @@ const highlights = (frame: Frame): Promise<string[]> =>
     return ranges.sort((a, b) => a.compareBoundaryPoints(Range.START_TO_START, b)).map((range) => range.toString());
   });
 
-async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
-  let value = await read();
-  for (const until = Date.now() + ms; !done(value) && Date.now() < until; await sleep(100)) value = await read();
-  return value;
-}
-
 async function focusRoot(tab: Page, editor: EditorCase): Promise<Frame> {
   const frame = editor.frame ? editor.frame(tab)! : tab.mainFrame();
   await frame.$eval(editor.root, (root) => (root as HTMLElement).focus());
   return frame;
 }
 
-/** The sidebar's page for `tab` in a window of its own, so the editor's page stays visible beside it (as a real sidebar is). */
-async function sidebarWindow(tab: Page, firefox: FirefoxStack): Promise<Page> {
-  const url = `${firefox.origin}/sidepanel.html?tabId=${await firefox.tabIdOf(tab)}`;
-  const page = await firefox.browser.newPage({ type: 'window' });
-  void page.goto(url, { timeout: 0 }).catch(() => {});
-  await poll(() => page.evaluate((url) => location.href === url && document.readyState === 'complete', url).catch(() => false), Boolean, 10_000);
-  return page;
-}
 
 // `window` (default): the sidebar's page in a window of its own, the editor's page visible but
 // without the focus, as beside a real sidebar. `tab`: as firefox.e2e.ts, the page hidden behind
@@ -164,7 +150,7 @@ for (const editor of EDITORS) {
       await firefox.run(tab, 'humanizer');
       result.humanizerToast = await waitForAnyToast(tab, /rewrite is ready|nothing|no text|cannot|can't|Click into|failed/i);
       if (!/rewrite is ready/.test(String(result.humanizerToast))) return;
-      const sidebar = SIDEBAR_IN === 'window' ? await sidebarWindow(tab, firefox) : await firefox.openSidebar(tab);
+      const sidebar = SIDEBAR_IN === 'window' ? await firefox.openSidebarWindow(tab) : await firefox.openSidebar(tab);
       result.pageVisibility = await tab.evaluate(() => document.visibilityState);
       try {
         const first = '[data-testid=suggestions] li.suggestion:first-of-type';

@@ -6,6 +6,7 @@ import { test as base } from '@playwright/test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { FIREFOX_PATH } from '../../system.ts';
 import { startBackend, type Backend } from '../backend.ts';
+import { poll } from './poll.ts';
 
 // `browser` (the WebExtension API) exists only in the extension's pages, where these callbacks run.
 declare const browser: any;
@@ -29,6 +30,8 @@ export interface FirefoxStack extends Backend {
   tabIdOf(page: Page): Promise<number>;
   /** The sidebar's page for the tab showing `page`, opened in a tab of its own. */
   openSidebar(page: Page): Promise<Page>;
+  /** The sidebar's page for the tab showing `page` in a window of its own, so that page stays visible beside it (as beside a real sidebar), without the focus. */
+  openSidebarWindow(page: Page): Promise<Page>;
 }
 
 /**
@@ -122,6 +125,13 @@ export const test = base.extend<{ tab: Page }, { firefox: FirefoxStack }>({
         async openSidebar(page) {
           const panel = await openExtensionPage(`sidepanel.html?tabId=${await tabIdOf(page)}`);
           return panel;
+        },
+        async openSidebarWindow(page) {
+          const url = `${origin}/sidepanel.html?tabId=${await tabIdOf(page)}`;
+          const sidebar = await firefox.newPage({ type: 'window' });
+          void sidebar.goto(url, { timeout: 0 }).catch(() => {});
+          await poll(() => sidebar.evaluate((url) => location.href === url && document.readyState === 'complete', url).catch(() => false), Boolean, 10_000);
+          return sidebar;
         },
       };
       await use(stack);

@@ -2,7 +2,8 @@ import type { Frame, Page } from 'puppeteer-core';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { FORMATTED_HTML, FORMATTED_TEXT } from '../pages/text.ts';
 import { FORMATTED_EDITORS } from '../pages/formatted-editors.ts';
-import { test, expect, type FirefoxStack } from './fixtures.ts';
+import { test, expect } from './fixtures.ts';
+import { poll, sleep } from './poll.ts';
 import { nbsp, rawModel, textOf, textsArg, textsWithin } from '../page-probes.ts';
 
 // formatting.e2e.ts in Debian's Firefox ESR with the Firefox build: Accept all on a text with
@@ -22,13 +23,6 @@ const tinymceFrame = (tab: Page) => tab.frames().find((frame) => frame !== tab.m
 
 const EDITORS = FORMATTED_EDITORS.filter((editor) => !process.env.EDITORS || process.env.EDITORS.split(',').includes(editor.page));
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
-  let value = await read();
-  for (const until = Date.now() + ms; !done(value) && Date.now() < until; await sleep(100)) value = await read();
-  return value;
-}
 
 /** The editor's own model's text (Editor.js reads it back asynchronously); a bare contenteditable's as the writer sees it. */
 const modelText = async (tab: Page, frame: Frame, root: string): Promise<string> => {
@@ -41,14 +35,6 @@ const textsOf = (frame: Frame, root: string, selector: string): Promise<string[]
 
 const frameToast = (frame: Frame) => frame.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
 
-/** The sidebar's page for `tab` in a window of its own, so the editor's page stays visible beside it (as a real sidebar is). */
-async function sidebarWindow(tab: Page, firefox: FirefoxStack): Promise<Page> {
-  const url = `${firefox.origin}/sidepanel.html?tabId=${await firefox.tabIdOf(tab)}`;
-  const page = await firefox.browser.newPage({ type: 'window' });
-  void page.goto(url, { timeout: 0 }).catch(() => {});
-  await poll(() => page.evaluate((url) => location.href === url && document.readyState === 'complete', url).catch(() => false), Boolean, 10_000);
-  return page;
-}
 
 for (const editor of EDITORS) {
   test(`Firefox ${editor.name}: accepting a rewrite keeps the formatting of the words it kept`, async ({ tab, firefox }) => {
@@ -78,7 +64,7 @@ for (const editor of EDITORS) {
     await firefox.configure({ defaultModel: 'huma_v2' });
     await firefox.run(tab, 'humanizer');
     expect(await poll(() => frameToast(frame), (text) => /rewrite is ready/.test(text), 15_000)).toMatch(/rewrite is ready: 2 suggestions/);
-    const sidebar = await sidebarWindow(tab, firefox);
+    const sidebar = await firefox.openSidebarWindow(tab);
     try {
       await sidebar.waitForSelector('[data-testid=suggestions] li.suggestion');
       await sidebar.locator('::-p-aria([name="Accept all (2)"][role="button"])').click();
