@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { holdsAt, readRange } from '../../extension/lib/content/region-in-text.ts';
+import { holdsAt, keptBeside, readRange } from '../../extension/lib/content/region-in-text.ts';
 
 /**
  * An apply judges its own range while the rest of the text changes by itself (a co-author's
@@ -116,5 +116,54 @@ describe('holdsAt, where the text is found in many places', () => {
     const now = (before.slice(0, start) + 'a' + before.slice(end)).replace('Line 10 ', 'Line 10 (new) ').replace('Line 100 ', 'Line 100 (new) ');
     expect(holdsAt(before, now, start, end, 'a')).toBe(start + ' (new)'.length);
     expect(holdsAt(before, now, start, end, 'a word')).toBeUndefined();
+  });
+});
+
+/**
+ * The replacement an apply saw go in whole, then one more change beside it or away from it (a
+ * co-author's word typed right at the sentence's edge): found where it went; with changes on both
+ * sides, or one into it, nothing is claimed.
+ */
+describe('keptBeside', () => {
+  const change = fc.record({ at: fc.nat(), removed: fc.nat({ max: 5 }), words: fc.string({ unit: fc.constantFrom('a', 'b', ' ', '1'), maxLength: 6 }) });
+  /** `side` with `c` anywhere in it, at its edge beside the range too. */
+  const replaced = (side: string, c: { at: number; removed: number; words: string }) => {
+    const from = c.at % (side.length + 1);
+    const to = Math.min(side.length, from + c.removed);
+    return side.slice(0, from) + c.words + side.slice(to);
+  };
+
+  it('finds the range after one change wholly before or after it, touching it or not', () => {
+    fc.assert(
+      fc.property(text, nonEmpty, text, change, fc.boolean(), (head, range, tail, c, before) => {
+        const was = head + range + tail;
+        const now = before ? replaced(head, c) + range + tail : head + range + replaced(tail, c);
+        const at = keptBeside(was, now, head.length, range.length);
+        expect(at).toBeDefined();
+        expect(now.slice(at!, at! + range.length)).toBe(range);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('claims a place only where the rest reads as the text with one change on one side of it', () => {
+    fc.assert(
+      fc.property(text, nonEmpty, text, change, change, (head, range, tail, first, second) => {
+        const was = head + range + tail;
+        const now = replaced(head, first) + range + replaced(tail, second);
+        const at = keptBeside(was, now, head.length, range.length);
+        if (at === undefined) return;
+        expect(now.slice(at, at + range.length)).toBe(range);
+        const [headNow, tailNow] = [now.slice(0, at), now.slice(at + range.length)];
+        expect(headNow === head || tailNow === tail).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('claims nothing when the change reaches into the range', () => {
+    expect(keptBeside('one two three', 'one twX three', 4, 3)).toBeUndefined();
+    expect(keptBeside('one two three', 'co1 one tw three', 4, 3)).toBeUndefined();
+    expect(keptBeside('Today, it is.', 'co1 Today, it is.', 0, 6)).toBe(4);
   });
 });

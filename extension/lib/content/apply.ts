@@ -6,7 +6,7 @@ import { SPACER, type DomText } from './dom-text.ts';
 import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
-import { readRange, type RangeReading } from './region-in-text.ts';
+import { keptBeside, readRange, type RangeReading } from './region-in-text.ts';
 import { writerFocus, type RestoreFocus } from './writer-focus.ts';
 
 /**
@@ -432,7 +432,15 @@ async function applyWatched(
     let now = await waitFor(holdsReplacement, taken || strategy === 'paste' ? 1000 : 200);
     if (holdsReplacement(now) && !writer.typed) {
       await settle(250); // an editor that reverts or rewrites a change it did not make does so by now
-      now = current();
+      const later = current();
+      if (now === expected && later !== now) {
+        // The whole text read as asked, then changed beside the replacement or clear of it: not
+        // the editor's answer to the edit but the page's own change (a co-author's first word).
+        const beside = keptBeside(expected, later, start, replacement.length);
+        if (beside !== undefined && !writer.typed) return { status: 'applied', strategy, at: beside };
+        live ||= readRange(base, later, start, end, comparable(replacement)).holds === 'replacement';
+      }
+      now = later;
       const settled = read(now);
       if (settled.holds === 'replacement' && !writer.typed) return { status: 'applied', strategy, at: settled.at };
     }

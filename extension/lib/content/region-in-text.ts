@@ -59,6 +59,21 @@ function changedClearOfStart(was: string, now: string): boolean {
   return prefix > 0;
 }
 
+/**
+ * Where [start, start + length) of `was` starts in `now`, if `now` is `was` with one change that
+ * can be placed wholly before or wholly after it (touching it: a co-author's word typed right
+ * beside a sentence); else undefined. A change that slides over characters it shares with the
+ * range is tried placed as late as it can go and as early.
+ */
+export function keptBeside(was: string, now: string, start: number, length: number): number | undefined {
+  // Placed as late as it can go: after the range?
+  if (shortestChange(was, now).start >= start + length) return start;
+  // As early: before it?
+  let suffix = 0;
+  while (suffix < was.length && suffix < now.length && was.at(-1 - suffix) === now.at(-1 - suffix)) suffix++;
+  return was.length - suffix <= start ? start + now.length - was.length : undefined;
+}
+
 /** What a range of an earlier text holds now: its replacement, what it held, something else, or either of the first two (the text reads both ways). */
 export type RangeReading = { holds: 'replacement' | 'original'; at: number } | { holds: 'other' | 'either' };
 

@@ -14,7 +14,8 @@ import { PAGE_TEXT } from './text.ts';
 // (another view, not on the page) each have their own Y.Doc; their updates reach each other after
 // a network delay. `coauthor.start(ms, where)` has the co-author type a word every `ms` at the end
 // of the last paragraph, or at the start of the first; what arrives changes the writer's document
-// while an accept runs.
+// while an accept runs. `coauthor.afterWriter(ms, where)` has them type one word `ms` after the
+// writer's copy next changes.
 const NETWORK_MS = 30;
 
 const source = document.createElement('div');
@@ -43,18 +44,29 @@ const textOf = (view: EditorView) => view.state.doc.textBetween(0, view.state.do
 let timer: ReturnType<typeof setInterval> | undefined;
 const typed: string[] = [];
 
+/** The co-author types one word at the end of the last paragraph, or at the start of the first. */
+function typeWord(where: 'start' | 'end'): void {
+  const word = where === 'end' ? ` co${typed.length + 1}` : `co${typed.length + 1} `;
+  typed.push(word);
+  const at = where === 'end' ? coauthor.state.doc.content.size - 1 : 1;
+  coauthor.dispatch(coauthor.state.tr.setSelection(TextSelection.create(coauthor.state.doc, at)).insertText(word));
+}
+
 Object.assign(window, {
   editorText: () => textOf(writer),
   coauthorText: () => textOf(coauthor),
   coauthor: {
     start(ms: number, where: 'start' | 'end' = 'end') {
-      timer = setInterval(() => {
-        const word = where === 'end' ? ` co${typed.length + 1}` : `co${typed.length + 1} `;
-        typed.push(word);
-        // Inside the last paragraph, at its end; or inside the first, at its start.
-        const at = where === 'end' ? coauthor.state.doc.content.size - 1 : 1;
-        coauthor.dispatch(coauthor.state.tr.setSelection(TextSelection.create(coauthor.state.doc, at)).insertText(word));
-      }, ms);
+      timer = setInterval(() => typeWord(where), ms);
+    },
+    /** One word, typed `ms` after the writer's copy next changes (an accept's edit): it reaches the writer while the accept is judged. */
+    afterWriter(ms: number, where: 'start' | 'end' = 'end') {
+      const once = (_update: Uint8Array, origin: unknown) => {
+        if (origin === 'network') return;
+        writerDoc.off('update', once);
+        setTimeout(() => typeWord(where), ms);
+      };
+      writerDoc.on('update', once);
     },
     stop: () => clearInterval(timer),
     typed: () => typed,
