@@ -45,7 +45,12 @@ export interface StartOptions {
 function createForwarder(
   config: BffConfig,
   keyring: UpstreamKeyring | undefined,
-  deps: { metrics: ReturnType<typeof createMetrics>; logger: Logger; onQuota: (product: Product, remainingWords: number, account: string) => Promise<void> },
+  deps: {
+    metrics: ReturnType<typeof createMetrics>;
+    logger: Logger;
+    onQuota: (product: Product, remainingWords: number, account: string) => Promise<void>;
+    completedKeyOf: (upstreamKeyId: string) => Promise<{ idempotencyKey: string; product: Product } | undefined>;
+  },
 ): Forwarder {
   if (config.upstream && keyring) return new HttpForwarder({ baseUrl: config.upstream.baseUrl, keys: keyring, retry: config.retry, ...deps });
   return new OfflineForwarder({
@@ -120,7 +125,7 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
       .consoleStore()
       .then((store) => store.recordQuota({ product, remainingWords, seenAt: Date.now(), account }))
       .catch((error: unknown) => logger.warn({ error: describeError(error) }, 'could not record the upstream quota'));
-  const forwarder = createForwarder(config, keyring, { metrics, logger, onQuota });
+  const forwarder = createForwarder(config, keyring, { metrics, logger, onQuota, completedKeyOf: (upstreamKeyId) => ledger.completedKeyOf(upstreamKeyId) });
   const engine = new OperationEngine({
     ...(keyring ? { upstreamKeyId: () => keyring.activeIdOrRefuse() } : {}),
     ledger,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '@redline/bff/config';
 import { createMember } from '@redline/bff/members';
 import { startBff } from '@redline/bff/server';
@@ -200,6 +200,95 @@ describe('an operation that started with an upstream key of another account', ()
       expect((await control.account('demo')).charged.detector).toBe(7);
     } finally {
       await third.stop();
+    }
+  });
+});
+
+describe('an operation that started with UPSTREAM_API_KEY, after that key is rotated within its account', () => {
+  // One ledger per test: the account question is asked with whichever operation the old value completed.
+  const dataDirs: string[] = [];
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'redline-key-rotation-'));
+    dataDirs.push(dataDir);
+  });
+  let double: Awaited<ReturnType<typeof startUpstreamDouble>>;
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true });
+  });
+  afterAll(async () => {
+    await double.close();
+    for (const folder of dataDirs) rmSync(folder, { recursive: true, force: true });
+  });
+
+  const start = (apiKey: string) =>
+    startBff(loadConfig({ ...FAST_RETRIES, BFF_MAX_ATTEMPTS: '3', BFF_REQUEST_DEADLINE_MS: '2000', BFF_PORT: '0', BFF_DATA_DIR: dataDir, UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: apiKey }), {
+      logDestination: new LogCapture(),
+    });
+
+  // The upstream's own rotation (3.1): a replacement is activated and the old value stops
+  // working. The operator then sets the new value in UPSTREAM_API_KEY and restarts. The old
+  // value cannot be set again (401), so "set it again" is no way out: an operation charged with
+  // it, whose answer was lost, must be fetched with the new value of the same account, whose
+  // idempotency records are the same (README, Exactly once: words the upstream charged are
+  // always counted). Found by an outside probe: upstream_key_missing forever, and the words
+  // charged upstream never counted.
+  it('gets the answer it was charged for with the new value, once, and counts its words', async () => {
+    const control = upstreamControl(double.url);
+    const first = await start('demo-key-primary');
+    const token = (await createMember(first.ledger, 'key-rotator')).token;
+    const operationId = newOperationId();
+    // An earlier check on the old value completed (a source check: the account question is asked on its product).
+    expect((await request(first.url, '/v1/plagiarism', { operationId: newOperationId(), text: 'An earlier check that completed.' }, token)).status).toBe(200);
+    // Charged with the old value, the answer lost, every retry cut off: left pending.
+    await control.addFaults([{ fault: { kind: 'drop-after' }, times: 1 }, { fault: { kind: 'drop-before' }, times: 20 }]);
+    const lost = await request(first.url, '/v1/detect', { operationId, text: TEXT }, token);
+    expect(lost.status).toBe(504);
+    await first.stop();
+    await control.clearFaults();
+    const charged = (await control.account('demo')).charged.detector;
+
+    const NEW_VALUE = 'demo-key-rotated-0001';
+    await control.changeKeys('demo', { add: [NEW_VALUE], remove: ['demo-key-primary'] });
+    const second = await start(NEW_VALUE);
+    try {
+      await second.engine.resumePending();
+      const repeat = await request(second.url, '/v1/detect', { operationId, text: TEXT }, token);
+      expect([repeat.status, repeat.body.error?.code]).toEqual([200, undefined]);
+      expect((await control.account('demo')).charged.detector).toBe(charged);
+      const usage = await request(second.url, '/v1/usage', undefined, token, { method: 'GET' });
+      expect(usage.body.products.detector.wordsCharged).toBe(charged);
+    } finally {
+      await second.stop();
+      await control.changeKeys('demo', { add: ['demo-key-primary'], remove: [NEW_VALUE] });
+    }
+  });
+
+  it('is still not moved to a value of another account: the check costs that account its few words once, never the operation', async () => {
+    const control = upstreamControl(double.url);
+    const first = await start('demo-key-primary');
+    const token = (await createMember(first.ledger, 'key-mover')).token;
+    const operationId = newOperationId();
+    expect((await request(first.url, '/v1/detect', { operationId: newOperationId(), text: 'An earlier check that completed.' }, token)).status).toBe(200);
+    await control.addFaults([{ fault: { kind: 'drop-after' }, times: 1 }, { fault: { kind: 'drop-before' }, times: 20 }]);
+    expect((await request(first.url, '/v1/detect', { operationId, text: TEXT }, token)).status).toBe(504);
+    await first.stop();
+    await control.clearFaults();
+
+    const before = await control.account('detector-only');
+    const second = await start('demo-key-detector-only');
+    try {
+      await second.engine.resumePending();
+      for (let repeat = 0; repeat < 3; repeat++) {
+        const answer = await request(second.url, '/v1/detect', { operationId, text: TEXT }, token);
+        expect([answer.status, answer.body.error.code]).toEqual([503, 'upstream_key_missing']);
+      }
+      const after = await control.account('detector-only');
+      // The check's 4 words ('Redline upstream account check.'), once; the operation's 7 never.
+      expect(after.charged.detector - before.charged.detector).toBe(4);
+      expect(after.providerRuns.detector - before.providerRuns.detector).toBe(1);
+    } finally {
+      await second.stop();
     }
   });
 });

@@ -174,6 +174,12 @@ export interface Ledger {
   /** Top-level operations left pending (by a crash or a deadline), oldest first. */
   pendingOperations(): Promise<OperationRecord[]>;
   /**
+   * The Idempotency-Key of one operation the upstream completed with this upstream key (sent
+   * with it, not a key the upstream generated): a key the upstream account of that key holds a
+   * record of, even past the replay window. Undefined when there is none.
+   */
+  completedKeyOf(upstreamKeyId: string): Promise<{ idempotencyKey: string; product: Product } | undefined>;
+  /**
    * Words charged per product for a member: every completed upstream operation, that is
    * single operations and the parts of large documents (so a document's parts stay counted
    * when another part failed or is still pending), never a document and its parts twice.

@@ -521,6 +521,15 @@ export class PostgresLedger implements Ledger {
     return rows.map(toOperation);
   }
 
+  async completedKeyOf(upstreamKeyId: string): Promise<{ idempotencyKey: string; product: Product } | undefined> {
+    const { rows } = await this.pool.query<{ idempotency_key: string; product: Product }>(
+      `SELECT idempotency_key, product FROM operations WHERE upstream_key_id = $1 AND state = 'completed' AND source = 'upstream' AND accepted_key IS NULL LIMIT 1`,
+      [upstreamKeyId],
+    );
+    const row = rows[0];
+    return row && { idempotencyKey: row.idempotency_key, product: row.product };
+  }
+
   async wordsCharged(memberId: string): Promise<Record<Product, number>> {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const { rows } = await this.pool.query<{ product: Product; words: string }>(

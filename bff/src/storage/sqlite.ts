@@ -401,6 +401,13 @@ export class SqliteLedger implements Ledger {
     return rows.map(toOperation);
   }
 
+  async completedKeyOf(upstreamKeyId: string): Promise<{ idempotencyKey: string; product: Product } | undefined> {
+    const row = this.#sql(
+      `SELECT idempotency_key, product FROM operations WHERE upstream_key_id = ? AND state = 'completed' AND source = 'upstream' AND accepted_key IS NULL LIMIT 1`,
+    ).get(upstreamKeyId) as { idempotency_key: string; product: Product } | undefined;
+    return row && { idempotencyKey: row.idempotency_key, product: row.product };
+  }
+
   async wordsCharged(memberId: string): Promise<Record<Product, number>> {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const rows = this.#sql(

@@ -37,6 +37,11 @@ export interface HttpForwarderOptions {
   keys: UpstreamKeyring;
   /** Told the remaining words the upstream reports in a quota refusal, and whose (the key's account). */
   onQuota?: (product: Product, remainingWords: number, account: string) => Promise<void>;
+  /**
+   * The Idempotency-Key of an operation the upstream completed with the given key (the
+   * ledger's), to tell whether a changed UPSTREAM_API_KEY is of the same account (#sameAccount).
+   */
+  completedKeyOf?: (upstreamKeyId: string) => Promise<{ idempotencyKey: string; product: Product } | undefined>;
   retry: RetryPolicy;
   metrics: Metrics;
   logger: Logger;
@@ -47,6 +52,8 @@ export interface HttpForwarderOptions {
 export class HttpForwarder implements Forwarder {
   readonly source = 'upstream' as const;
   readonly #agent = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+  /** Per earlier UPSTREAM_API_KEY value (by id): whether the active value is of its account; an unanswered check is not kept. */
+  readonly #accountChecks = new Map<string, Promise<'same' | 'other' | 'unknown'>>();
 
   constructor(private readonly options: HttpForwarderOptions) {}
 
@@ -98,6 +105,56 @@ export class HttpForwarder implements Forwarder {
     return { ok: false, error: this.#unsettledError(lastRetryable), settled: aborted };
   }
 
+  /**
+   * An operation that started with an earlier value of UPSTREAM_API_KEY, which is no longer
+   * set. The upstream's own rotation (3.1) activates a new value of the same account and
+   * retires the old one, so "set the old value again" is often impossible; but another
+   * account would run the operation and charge it again. Which it is, is asked once: the new
+   * value sends the Idempotency-Key of an operation the old value completed, to that
+   * operation's product (one the old value's account subscribes to), with another text.
+   * The same account holds that key's record and answers 409 (nothing run, nothing charged);
+   * another account runs the short text (its few words charged there) and the operation keeps
+   * its old key. Anything else leaves it undecided, asked again on the next attempt.
+   */
+  async #afterEnvKeyChange(startedWith: string | null) {
+    const { keys } = this.options;
+    const earlier = keys.earlierEnvKey(startedWith);
+    if (!earlier || !this.options.completedKeyOf) return undefined;
+    let check = this.#accountChecks.get(earlier);
+    if (!check) {
+      check = this.#checkAccount(earlier);
+      this.#accountChecks.set(earlier, check);
+      void check.then((answer) => answer === 'unknown' && this.#accountChecks.delete(earlier));
+    }
+    if ((await check) !== 'same') return undefined;
+    keys.sameAccountAsActive(earlier);
+    return keys.keyFor(startedWith);
+  }
+
+  async #checkAccount(earlier: string): Promise<'same' | 'other' | 'unknown'> {
+    const { baseUrl, keys, logger, retry } = this.options;
+    const active = keys.active();
+    const completed = await this.options.completedKeyOf!(earlier).catch(() => undefined);
+    if (!active || !completed) return 'unknown';
+    const text = 'Redline upstream account check.';
+    const body = completed.product === 'detector' ? { text, version: 'v3' } : completed.product === 'humanizer' ? { text, model: 'cognia' } : { text };
+    try {
+      const response = await request(baseUrl + UPSTREAM_PATHS[completed.product], {
+        method: 'POST',
+        dispatcher: this.#agent,
+        headers: { 'content-type': 'application/json', [UPSTREAM_HEADERS.apiKey]: active.value, [UPSTREAM_HEADERS.idempotencyKey]: completed.idempotencyKey },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(retry.attemptTimeoutMs),
+      });
+      await response.body.text();
+      const answer = response.statusCode === 409 ? 'same' : response.statusCode >= 200 && response.statusCode < 300 ? 'other' : 'unknown';
+      logger.warn({ earlierKey: earlier, upstreamKey: active.id, product: completed.product, status: response.statusCode, account: answer }, 'UPSTREAM_API_KEY changed: checked whether the new value is of the same upstream account');
+      return answer;
+    } catch {
+      return 'unknown';
+    }
+  }
+
   /** What the client hears when retries ran out with the outcome still open. */
   #unsettledError(last: Attempt): HttpError {
     if (last.kind === 'wait') return upstreamErrors.busy(Math.max(1, Math.ceil((last.waitMs ?? 5_000) / 1000)));
@@ -109,7 +166,7 @@ export class HttpForwarder implements Forwarder {
   async #attempt(operation: ForwardRequest, timeoutMs: number): Promise<Attempt> {
     const { baseUrl, keys, metrics } = this.options;
     // Chosen per attempt: a retry after an activation moves to the new key when it shares the account.
-    const key = keys.keyFor(operation.upstreamKeyId ?? null);
+    const key = keys.keyFor(operation.upstreamKeyId ?? null) ?? (await this.#afterEnvKeyChange(operation.upstreamKeyId ?? null));
     if (!key) return { kind: 'final', error: keys.refusalFor(operation.upstreamKeyId ?? null) };
     const started = performance.now();
     const observe = (outcome: string) =>

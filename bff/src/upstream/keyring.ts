@@ -54,6 +54,12 @@ export class UpstreamKeyring {
   #reloading: Promise<void> | undefined;
   #reloadAgain = false;
   readonly #envKey: UpstreamKey | undefined;
+  /**
+   * Earlier values of UPSTREAM_API_KEY (by id) found to be of the active key's account: the
+   * upstream's own rotation activates a new value and retires the old one (3.1), so an
+   * operation that started with the old value can only be fetched with the new one.
+   */
+  readonly #sameAccount = new Map<string, string>();
 
   constructor(private readonly options: KeyringOptions) {
     if (options.envKey) {
@@ -157,9 +163,26 @@ export class UpstreamKeyring {
     const started = this.#keys.get(startedWith);
     // An environment key's id is its account; a console key that is gone has no known account
     // (the console refuses to remove a key while operations that started with it are pending).
-    const account = started?.account ?? (isEnvKeyId(startedWith) ? startedWith : undefined);
+    const account = started?.account ?? this.#sameAccount.get(startedWith) ?? (isEnvKeyId(startedWith) ? startedWith : undefined);
     if (active && active.account === account) return active;
     return started;
+  }
+
+  /**
+   * An earlier environment key that keyFor has no key for, while the active key is the
+   * environment's: the one case in which the account of the earlier key is worth checking
+   * (checkedSameAccount), since nothing else records it.
+   */
+  earlierEnvKey(startedWith: string | null): string | undefined {
+    const active = this.active();
+    if (startedWith === null || !isEnvKeyId(startedWith) || !active || active !== this.#envKey) return undefined;
+    return this.keyFor(startedWith) ? undefined : startedWith;
+  }
+
+  /** Records that an earlier environment key belongs to the active environment key's account (checked upstream). */
+  sameAccountAsActive(earlierId: string): void {
+    const active = this.active();
+    if (active) this.#sameAccount.set(earlierId, active.account);
   }
 
   /** Why an operation that started with `startedWith` has no key to send (keyFor gave none). */
@@ -169,7 +192,7 @@ export class UpstreamKeyring {
     return HttpError.of(
       503,
       'upstream_key_missing',
-      `This operation started with an upstream key that is no longer set (${which}), and the key in use now belongs to another account, which would run and charge it again. Its result can be fetched only with that key: an administrator can set it again, or start a new check with a new operation id.`,
+      `This operation started with an upstream key that is no longer set (${which}), and the key in use now belongs to another account, or could not be shown to belong to the same one; another account would run and charge it again. Its result can be fetched only with a key of the account it started on: an administrator can set one again, or start a new check with a new operation id.`,
     );
   }
 
