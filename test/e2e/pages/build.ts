@@ -60,6 +60,7 @@ const PAGES: Record<string, string> = {
   collab: '<h1>ProseMirror with Yjs (a co-author typing)</h1><link rel="stylesheet" href="./prosemirror.css"><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
+  'react-fields': '<h1>React controlled fields</h1><div id="app"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
