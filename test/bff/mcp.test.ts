@@ -121,6 +121,15 @@ describe('tool errors carry the BFF code and message', () => {
     expect((await h.control.received()).length).toBe(received);
   });
 
+  it("a member token sent as the key is refused in the tool's words, before anything is sent", async () => {
+    const received = (await h.control.received()).length;
+    const result = await client.callTool({ name: 'detect_ai_text', arguments: { text: MIXED_TEXT, idempotency_key: `rl_${'A'.repeat(43)}` } });
+    expect(toolJson(result).error).toMatchObject({ code: 'invalid_operation_id', fields: { idempotency_key: 'not a member token' } });
+    expect(toolJson(result).error.message).toMatch(/idempotency_key has the shape of a member token/);
+    expect(JSON.stringify(result.content)).not.toMatch(/operationId/);
+    expect((await h.control.received()).length).toBe(received);
+  });
+
   it('empty text and unknown model say what to fix', async () => {
     const empty = await client.callTool({ name: 'check_sources', arguments: { text: '  \n ', idempotency_key: newToolKey() } });
     expect(toolJson(empty).error.code).toBe('empty_text');

@@ -14,6 +14,7 @@ import {
 } from '@redline/shared';
 import type { OperationInput, OperationOutcome } from '../operations/engine.ts';
 import { parseRequest } from '../http/validation.ts';
+import { HttpError } from '../errors.ts';
 import { detectionSummary, humanizationSummary, sourcesSummary } from './summaries.ts';
 
 /**
@@ -38,6 +39,19 @@ export interface ToolDefinition {
   summarize(outcome: OperationOutcome): string;
 }
 
+/** The REST API's request checks, their errors told in the tool's words: its operation id is the `idempotency_key` argument. */
+function toolRequest<T extends z.ZodType>(schema: T, body: Record<string, unknown>, maxCharacters: number): z.infer<T> {
+  try {
+    return parseRequest(schema, body, maxCharacters);
+  } catch (error) {
+    const hint = error instanceof HttpError ? error.body.fields?.operationId : undefined;
+    if (hint === undefined) throw error;
+    const { operationId: _, ...rest } = (error as HttpError).body.fields!;
+    const message = (error as HttpError).body.message.replaceAll('operationId', 'idempotency_key');
+    throw new HttpError((error as HttpError).status, { ...(error as HttpError).body, message, fields: { ...rest, idempotency_key: hint } }, (error as HttpError).headers);
+  }
+}
+
 export const TOOLS: ToolDefinition[] = [
   {
     name: 'detect_ai_text',
@@ -46,7 +60,7 @@ export const TOOLS: ToolDefinition[] = [
       'Analyse text for AI-writing signals with sentence-level detail: each sentence gets a label (AI or Human) and a score, and ai_percentage is the share of characters in AI-labelled sentences. Results are probabilistic review signals, not proof of authorship. Uses the detector word balance.',
     inputSchema: { text, version: DetectorVersion.default(DEFAULT_DETECTOR_VERSION).describe('Detector version; v3 for new work.'), idempotency_key: idempotencyKey },
     outputSchema: BffDetectResponse,
-    toInput: (args, max) => ({ product: 'detector', ...parseRequest(BffDetectRequest, { operationId: args.idempotency_key, text: args.text, version: args.version }, max) }),
+    toInput: (args, max) => ({ product: 'detector', ...toolRequest(BffDetectRequest, { operationId: args.idempotency_key, text: args.text, version: args.version }, max) }),
     summarize: detectionSummary,
   },
   {
@@ -56,7 +70,7 @@ export const TOOLS: ToolDefinition[] = [
       'Rewrite the supplied text with a humanizer model and return an editable result. Review the rewrite for meaning, facts, names, links, tone and required terms. Uses the humanizer word balance.',
     inputSchema: { text, model: HumanizerModel.default(DEFAULT_HUMANIZER_MODEL).describe('Humanizer model.'), idempotency_key: idempotencyKey },
     outputSchema: BffHumanizeResponse,
-    toInput: (args, max) => ({ product: 'humanizer', ...parseRequest(BffHumanizeRequest, { operationId: args.idempotency_key, text: args.text, model: args.model }, max) }),
+    toInput: (args, max) => ({ product: 'humanizer', ...toolRequest(BffHumanizeRequest, { operationId: args.idempotency_key, text: args.text, model: args.model }, max) }),
     summarize: humanizationSummary,
   },
   {
@@ -66,7 +80,7 @@ export const TOOLS: ToolDefinition[] = [
       'Look for sentence-level overlap with web sources and return the similar source sentence, similarity and link for each match. No match does not prove originality; each match needs human review. Uses the plagiarism word balance.',
     inputSchema: { text, idempotency_key: idempotencyKey },
     outputSchema: BffPlagiarismResponse,
-    toInput: (args, max) => ({ product: 'plagiarism', ...parseRequest(BffPlagiarismRequest, { operationId: args.idempotency_key, text: args.text }, max) }),
+    toInput: (args, max) => ({ product: 'plagiarism', ...toolRequest(BffPlagiarismRequest, { operationId: args.idempotency_key, text: args.text }, max) }),
     summarize: sourcesSummary,
   },
 ];
