@@ -328,44 +328,54 @@ test('plaintext-only contenteditable: typing while a suggestion goes in loses no
 });
 
 // 8. A co-author types elsewhere in the document while an accept goes in (collaborative editing:
-// ProseMirror bound to Yjs by y-prosemirror, as Tiptap's and BlockNote's collaboration do; their
-// words arrive over a 30 ms "network"). Their words are not the writer's input and not the
-// editor's answer to the accept: none may be lost or rolled back, and the accept, in another
-// place, goes in. After the sentence (the text before it stays put), and before it (each word
-// moves the sentence). (A defect until 2026-11-27: the accept compared the whole text with the
-// text expected, so any word of theirs made it fail, and it then tried to put back everything
-// from the sentence to their words; the panel said the editor changed the text differently than
-// asked, and to use its undo.)
+// an editor bound to Yjs, the co-author a second editor with its own Y.Doc whose words arrive
+// over a 30 ms "network", pages/coauthor.ts): ProseMirror by y-prosemirror, as Tiptap's and
+// BlockNote's collaboration do; CodeMirror 6 by y-codemirror.next; Quill by y-quill; Lexical by
+// @lexical/yjs. Their words are not the writer's input and not the editor's answer to the
+// accept: none may be lost or rolled back, and the accept, in another place, goes in. After the
+// sentence (the text before it stays put), and before it (each word moves the sentence). (A
+// defect until 2026-11-27: the accept compared the whole text with the text expected, so any
+// word of theirs made it fail, and it then tried to put back everything from the sentence to
+// their words; the panel said the editor changed the text differently than asked, and to use
+// its undo.)
+const COAUTHOR_EDITORS = [
+  { name: 'ProseMirror', page: 'collab', root: '.ProseMirror' },
+  { name: 'CodeMirror 6', page: 'collab-codemirror', root: '.cm-content' },
+  { name: 'Quill', page: 'collab-quill', root: '.ql-editor' },
+  { name: 'Lexical', page: 'collab-lexical', root: '#editor' },
+] as const;
 const COAUTHOR_CASES = [
   { where: 'end', interval: 60, suggestion: 0 },
   { where: 'end', interval: 150, suggestion: 0 },
   { where: 'start', interval: 60, suggestion: 1 },
 ] as const;
-for (const { where, interval, suggestion } of COAUTHOR_CASES) {
-  test(`ProseMirror + Yjs: a co-author typing every ${interval} ms at the ${where} during Accept of suggestion ${suggestion + 1} loses nothing, and the accept goes in`, async ({ page, stack }) => {
-    const panel = await humanizeIn(page, stack, 'collab', '.ProseMirror');
-    const before = await modelText(page);
-    const coauthor = () => page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
-    await page.evaluate(([ms, at]) => (window as unknown as { coauthor: { start(ms: number, where: string): void } }).coauthor.start(ms, at), [interval, where] as const);
-    const item = suggestionItem(panel, suggestion);
-    await item.getByRole('button', { name: 'Accept', exact: true }).click();
-    await settled(panel, suggestion);
-    await page.evaluate(() => (window as unknown as { coauthor: { stop(): void } }).coauthor.stop());
-    await page.waitForTimeout(500); // the last words reach the writer
-    const words = await coauthor();
-    const after = await modelText(page);
-    const accepted = await isAccepted(panel, suggestion);
-    console.log(`co-author every ${interval} ms at the ${where}: accepted=${accepted}; ${words.length} words; ${await item.getByTestId('apply-problem').allTextContents()}; ${JSON.stringify(after)}`);
-    // Both sides hold the same document: the writer's edits reached the co-author's copy.
-    expect(await page.evaluate(() => (window as unknown as { coauthorText(): string }).coauthorText())).toBe(after);
-    const [original, rewrite] = suggestion === 0 ? [ORIGINAL, SUGGESTION] : [SECOND_ORIGINAL, SECOND_SUGGESTION];
-    const writer = accepted ? before.replace(original, rewrite) : before;
-    expect(after).toBe(where === 'end' ? writer + words.join('') : [...words].reverse().join('') + writer);
-    expect(words.length).toBeGreaterThan(3);
-    expect(accepted).toBe(true);
-    await panel.close();
-  });
-}
+for (const editor of COAUTHOR_EDITORS)
+  for (const { where, interval, suggestion } of COAUTHOR_CASES) {
+    test(`${editor.name} + Yjs: a co-author typing every ${interval} ms at the ${where} during Accept of suggestion ${suggestion + 1} loses nothing, and the accept goes in`, async ({ page, stack }) => {
+      const panel = await humanizeIn(page, stack, editor.page, editor.root);
+      const before = await modelText(page);
+      const coauthor = () => page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
+      await page.evaluate(([ms, at]) => (window as unknown as { coauthor: { start(ms: number, where: string): void } }).coauthor.start(ms, at), [interval, where] as const);
+      const item = suggestionItem(panel, suggestion);
+      await item.getByRole('button', { name: 'Accept', exact: true }).click();
+      await settled(panel, suggestion);
+      await page.evaluate(() => (window as unknown as { coauthor: { stop(): void } }).coauthor.stop());
+      await page.waitForTimeout(500); // the last words reach the writer
+      const words = await coauthor();
+      const after = await modelText(page);
+      const accepted = await isAccepted(panel, suggestion);
+      console.log(`${editor.name}, co-author every ${interval} ms at the ${where}: accepted=${accepted}; ${words.length} words; ${await item.getByTestId('apply-problem').allTextContents()}; ${JSON.stringify(after)}`);
+      // Both sides hold the same document: the writer's edits reached the co-author's copy.
+      expect(await page.evaluate(() => (window as unknown as { coauthorText(): string }).coauthorText())).toBe(after);
+      const [original, rewrite] = suggestion === 0 ? [ORIGINAL, SUGGESTION] : [SECOND_ORIGINAL, SECOND_SUGGESTION];
+      const writer = accepted ? before.replace(original, rewrite) : before;
+      // At the end: before the newline that closes a Quill document.
+      expect(after).toBe(where === 'end' ? typedAtEnd(writer, words.join('')) : [...words].reverse().join('') + writer);
+      expect(words.length).toBeGreaterThan(3);
+      expect(accepted).toBe(true);
+      await panel.close();
+    });
+  }
 
 // A co-author's one word that arrives just after the accept's edit, on a page that had not
 // changed by itself before (nothing told the apply the document is shared): it is not the

@@ -1,0 +1,51 @@
+import * as Y from 'yjs';
+
+/**
+ * The co-author of the collaborative pages (collab*.ts): two Y.Docs, the writer's and a
+ * co-author's, whose updates reach each other after a network delay, in order; and the page's
+ * window API: `editorText()`, `coauthorText()`, and `coauthor.start(ms, where)`, which has the
+ * co-author type a word every `ms` at the end of the document, or at its start.
+ */
+const NETWORK_MS = 30;
+
+/** The writer's and the co-author's documents: `fill` writes the writer's first, and the co-author's starts as a copy of it. */
+export function sharedDocs(fill: (writer: Y.Doc) => void): { writerDoc: Y.Doc; coauthorDoc: Y.Doc } {
+  const writerDoc = new Y.Doc();
+  const coauthorDoc = new Y.Doc();
+  fill(writerDoc);
+  Y.applyUpdate(coauthorDoc, Y.encodeStateAsUpdate(writerDoc));
+  const relay = (from: Y.Doc, to: Y.Doc) =>
+    from.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin !== 'network') setTimeout(() => Y.applyUpdate(to, update, 'network'), NETWORK_MS);
+    });
+  relay(writerDoc, coauthorDoc);
+  relay(coauthorDoc, writerDoc);
+  return { writerDoc, coauthorDoc };
+}
+
+export interface Coauthored {
+  editorText(): string;
+  coauthorText(): string;
+  /** The co-author types `word` in their own editor, at the end of the document or at its start. */
+  type(word: string, where: 'start' | 'end'): void;
+}
+
+export function exposeCoauthor({ editorText, coauthorText, type }: Coauthored): void {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const typed: string[] = [];
+  Object.assign(window, {
+    editorText,
+    coauthorText,
+    coauthor: {
+      start(ms: number, where: 'start' | 'end' = 'end') {
+        timer = setInterval(() => {
+          const word = where === 'end' ? ` co${typed.length + 1}` : `co${typed.length + 1} `;
+          typed.push(word);
+          type(word, where);
+        }, ms);
+      },
+      stop: () => clearInterval(timer),
+      typed: () => typed,
+    },
+  });
+}

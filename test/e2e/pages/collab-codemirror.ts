@@ -1,0 +1,29 @@
+import { defaultKeymap } from '@codemirror/commands';
+import { EditorView, keymap } from '@codemirror/view';
+import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
+import type * as Y from 'yjs';
+import { PAGE_TEXT } from './text.ts';
+import { exposeCoauthor, sharedDocs } from './coauthor.ts';
+
+// CodeMirror 6 views bound to Yjs by y-codemirror.next (`yCollab`, with its Yjs undo manager in
+// place of CodeMirror's history): the writer's (#editor) and a co-author's, not on the page, each
+// with its own Y.Doc (coauthor.ts).
+const { writerDoc, coauthorDoc } = sharedDocs((doc) => doc.getText('codemirror').insert(0, `${PAGE_TEXT}\nA second paragraph, written by me on a Tuesday.`));
+
+const viewOf = (doc: Y.Doc, parent: HTMLElement) =>
+  new EditorView({
+    doc: doc.getText('codemirror').toString(),
+    extensions: [yCollab(doc.getText('codemirror'), null), keymap.of([...yUndoManagerKeymap, ...defaultKeymap]), EditorView.lineWrapping],
+    parent,
+  });
+const writer = viewOf(writerDoc, document.querySelector('#editor')!);
+const coauthor = viewOf(coauthorDoc, document.createElement('div'));
+
+exposeCoauthor({
+  editorText: () => writer.state.doc.toString(),
+  coauthorText: () => coauthor.state.doc.toString(),
+  type(word, where) {
+    const at = where === 'end' ? coauthor.state.doc.length : 0;
+    coauthor.dispatch({ changes: { from: at, insert: word }, selection: { anchor: at + word.length }, userEvent: 'input.type' });
+  },
+});
