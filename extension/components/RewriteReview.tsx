@@ -110,7 +110,7 @@ async function explain(outcome: ApplyOutcome, text: string): Promise<string | un
   }
   if (outcome === 'interrupted') return 'Not applied: you typed in the page while this suggestion was going in, so Redline stopped and left your text as it is. Press Accept again when you are ready.';
   if (outcome === 'overlapped') {
-    return 'Not marked accepted: you typed in this sentence while the suggestion was going in. Redline left the text as it is, your typing included: check the sentence in the page (its undo, Ctrl/Cmd+Z, can help), then review again.';
+    return 'Not marked accepted: text was typed in this sentence, by you or a co-author, while the suggestion was going in. Redline left the text as it is, that typing included: check the sentence in the page (its undo, Ctrl/Cmd+Z, can help), then review again.';
   }
   if (outcome === 'embedded') {
     return 'Not applied: the words this suggestion changes hold an image, an embedded item or a mention, which replacing them would remove. Your text is as it was: edit the sentence by hand, or move the item out of it and press Accept again.';

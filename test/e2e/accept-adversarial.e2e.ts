@@ -349,29 +349,37 @@ const COAUTHOR_CASES = [
   { where: 'end', interval: 150, suggestion: 0 },
   { where: 'start', interval: 60, suggestion: 1 },
 ] as const;
+type CoauthorEditor = (typeof COAUTHOR_EDITORS)[number];
+
+/** The co-author types a word every `interval` ms (`where`: pages/coauthor.ts) while the writer accepts a suggestion; both copies must agree after. */
+async function acceptWhileCoauthorTypes(page: Page, stack: Stack, editor: CoauthorEditor, where: 'start' | 'caret' | 'end', interval: number, suggestion: number) {
+  const panel = await humanizeIn(page, stack, editor.page, editor.root);
+  const before = await modelText(page);
+  await page.evaluate(([ms, at]) => (window as unknown as { coauthor: { start(ms: number, where: string): void } }).coauthor.start(ms, at), [interval, where] as const);
+  const item = suggestionItem(panel, suggestion);
+  await item.getByRole('button', { name: 'Accept', exact: true }).click();
+  await settled(panel, suggestion);
+  await page.evaluate(() => (window as unknown as { coauthor: { stop(): void } }).coauthor.stop());
+  await page.waitForTimeout(500); // the last words reach the writer
+  const words = await page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
+  const after = await modelText(page);
+  const accepted = await isAccepted(panel, suggestion);
+  const problem = (await item.getByTestId('apply-problem').or(item.getByTestId('decision')).allTextContents()).join(' ');
+  console.log(`${editor.name}, co-author every ${interval} ms at the ${where}: accepted=${accepted}; ${words.length} words; ${problem}; ${JSON.stringify(after)}`);
+  // Both sides hold the same document: the writer's edits reached the co-author's copy.
+  expect(await page.evaluate(() => (window as unknown as { coauthorText(): string }).coauthorText())).toBe(after);
+  expect(words.length).toBeGreaterThan(3);
+  const [original, rewrite] = suggestion === 0 ? [ORIGINAL, SUGGESTION] : [SECOND_ORIGINAL, SECOND_SUGGESTION];
+  return { panel, before, after, words, accepted, problem, original, rewrite };
+}
+
 for (const editor of COAUTHOR_EDITORS)
   for (const { where, interval, suggestion } of COAUTHOR_CASES) {
     test(`${editor.name} + Yjs: a co-author typing every ${interval} ms at the ${where} during Accept of suggestion ${suggestion + 1} loses nothing, and the accept goes in`, async ({ page, stack }) => {
-      const panel = await humanizeIn(page, stack, editor.page, editor.root);
-      const before = await modelText(page);
-      const coauthor = () => page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
-      await page.evaluate(([ms, at]) => (window as unknown as { coauthor: { start(ms: number, where: string): void } }).coauthor.start(ms, at), [interval, where] as const);
-      const item = suggestionItem(panel, suggestion);
-      await item.getByRole('button', { name: 'Accept', exact: true }).click();
-      await settled(panel, suggestion);
-      await page.evaluate(() => (window as unknown as { coauthor: { stop(): void } }).coauthor.stop());
-      await page.waitForTimeout(500); // the last words reach the writer
-      const words = await coauthor();
-      const after = await modelText(page);
-      const accepted = await isAccepted(panel, suggestion);
-      console.log(`${editor.name}, co-author every ${interval} ms at the ${where}: accepted=${accepted}; ${words.length} words; ${await item.getByTestId('apply-problem').allTextContents()}; ${JSON.stringify(after)}`);
-      // Both sides hold the same document: the writer's edits reached the co-author's copy.
-      expect(await page.evaluate(() => (window as unknown as { coauthorText(): string }).coauthorText())).toBe(after);
-      const [original, rewrite] = suggestion === 0 ? [ORIGINAL, SUGGESTION] : [SECOND_ORIGINAL, SECOND_SUGGESTION];
+      const { panel, before, after, words, accepted, original, rewrite } = await acceptWhileCoauthorTypes(page, stack, editor, where, interval, suggestion);
       const writer = accepted ? before.replace(original, rewrite) : before;
       // At the end: before the newline that closes a Quill document.
       expect(after).toBe(where === 'end' ? typedAtEnd(writer, words.join('')) : [...words].reverse().join('') + writer);
-      expect(words.length).toBeGreaterThan(3);
       expect(accepted).toBe(true);
       await panel.close();
     });
@@ -435,3 +443,24 @@ test("ProseMirror + Yjs: the writer's caret after the sentence stays between the
   expect(words.length).toBeGreaterThan(3);
   await panel.close();
 });
+
+// The co-author types on at their caret just before the sentence, so their words land at the edge
+// of the part that begins it, as it goes in. Whether a word there is theirs or the editor's answer
+// to the edit cannot be told from the text (an editor that writes the suggestion twice reads the
+// same way), so the accept is not claimed: the panel says the text was left as it is, to be
+// checked, or, when their word came while the sentence was selected, that the suggestion is
+// withdrawn (the text changed). Every word of theirs stays, in order, and the sentence is whole.
+// (A defect until 2026-11-27: the apply took a word of theirs at the range's edge for part of its
+// range and put the range back over it, and Quill took one into the selection the edit replaced:
+// CodeMirror and Lexical lost 5 words, Quill 1 to 4.)
+for (const editor of COAUTHOR_EDITORS)
+  test(`${editor.name} + Yjs: a co-author typing every 60 ms just before the sentence during Accept of suggestion 1 loses nothing, and what the panel says holds`, async ({ page, stack }) => {
+    const { panel, before, after, words, accepted, problem, original, rewrite } = await acceptWhileCoauthorTypes(page, stack, editor, 'caret', 60, 0);
+    if (accepted) expect(after).toBe(words.join('') + before.replace(original, rewrite));
+    else {
+      expect(problem).toMatch(/^Not marked accepted: .*Redline left the text as it is|^Withdrawn: the text changed/);
+      // The sentence holds the suggestion, whole, or its original, whole.
+      expect([before, before.replace(original, rewrite)].map((text) => words.join('') + text)).toContain(after);
+    }
+    await panel.close();
+  });

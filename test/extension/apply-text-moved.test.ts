@@ -50,3 +50,64 @@ describe('the text changes between the accept and the apply', () => {
     expect(target.readText()).toBe(`The first sentence is long enough!${REST}`);
   });
 });
+
+/**
+ * A co-author's words arrive while the apply runs (a shared document): typed at their caret just
+ * before the sentence, so each lands at the edge of a part that begins the sentence. Whether such
+ * a word is theirs or the editor's answer to the edit cannot be told from the text; it must not be
+ * rolled back with the part. (It was: the apply put the sentence's start back over the word.)
+ */
+describe("a co-author's words arrive at the sentence's edge while it goes in", () => {
+  /** A co-author typing at their caret, which starts at the paragraph's start (so, just before the sentence). */
+  function coauthorIn(root: HTMLElement): () => void {
+    const paragraph = root.querySelector('p')!;
+    let caret = 0;
+    return () => {
+      paragraph.normalize();
+      const word = `co${caret / 4} `;
+      (paragraph.firstChild as Text).insertData(caret, word);
+      caret += word.length;
+    };
+  }
+
+  it('after the edit: nothing of theirs is deleted, and the sentence is left to be checked', async () => {
+    const { root } = beforeInputEditor(`${ORIGINAL}${REST}`);
+    const typeWord = coauthorIn(root);
+    // Seen typing before anything is tried; then a word after each edit the editor takes.
+    changeBeforeNextFrame(typeWord);
+    root.addEventListener('beforeinput', () => setTimeout(typeWord));
+    const result = await applyVerified(domTarget('editor', root), 0, ORIGINAL.length, ORIGINAL, REPLACEMENT);
+    // Their two words (one before the apply, one after its edit), and the suggestion as it went in.
+    expect(domTarget('editor', root).readText()).toBe(`co0 co1 ${REPLACEMENT}${REST}`);
+    expect(result).toEqual({ status: 'overlapped' });
+  });
+
+  it('while the sentence is selected: nothing is tried, and nothing of theirs is deleted', async () => {
+    const { root } = beforeInputEditor(`${ORIGINAL}${REST}`);
+    const typeWord = coauthorIn(root);
+    changeBeforeNextFrame(typeWord);
+    // Their word lands at the selection's start, which stays before it: the selection now holds it.
+    document.addEventListener('selectionchange', () => setTimeout(typeWord), { once: true });
+    const result = await applyVerified(domTarget('editor', root), 0, ORIGINAL.length, ORIGINAL, REPLACEMENT);
+    expect(domTarget('editor', root).readText()).toBe(`co0 co1 ${ORIGINAL}${REST}`);
+    expect(result).toEqual({ status: 'stale' });
+  });
+
+  it('after an edit the editor did not take: nothing of theirs is deleted, and the sentence is as it was', async () => {
+    // An editor that takes deletions through `beforeinput` (Quill) but not this insertion (ProseMirror takes neither).
+    document.body.innerHTML = `<div contenteditable="true"><p>${ORIGINAL}${REST}</p></div>`;
+    const root = document.querySelector<HTMLElement>('[contenteditable]')!;
+    const typeWord = coauthorIn(root);
+    root.addEventListener('beforeinput', (event) => {
+      if ((event as InputEvent).data) return void setTimeout(typeWord);
+      document.getSelection()!.getRangeAt(0).deleteContents();
+      event.preventDefault();
+    });
+    changeBeforeNextFrame(typeWord);
+    // happy-dom has no execCommand (the next strategy): here it changes nothing, as in an editor that ignores it.
+    Object.assign(document, { execCommand: () => false });
+    const result = await applyVerified(domTarget('editor', root), 0, ORIGINAL.length, ORIGINAL, REPLACEMENT);
+    expect(domTarget('editor', root).readText()).toBe(`co0 co1 ${ORIGINAL}${REST}`);
+    expect(result).toEqual({ status: 'overlapped' });
+  });
+});

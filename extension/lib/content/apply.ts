@@ -35,7 +35,7 @@ export type ApplyResult =
   | { status: 'unexpected' }
   /** The writer typed (or pasted, dropped, clicked) in the page meanwhile: nothing more was tried, nothing rolled back; the sentence is as it was. */
   | { status: 'interrupted' }
-  /** As `interrupted`, but the writer's input and the suggestion met at the sentence: it is left as it is, to be checked. */
+  /** As `interrupted`, but the writer's input (or a co-author's, at the edge of the range) and the suggestion met at the sentence: it is left as it is, to be checked. */
   | { status: 'overlapped' }
   /** Nothing tried: the words to replace hold an image, an embed or a non-editable item (a mention) that the rewrite would remove. */
   | { status: 'embedded' };
@@ -407,7 +407,11 @@ async function applyWatched(
     // (Not before the editor's API: it takes the DOM range as set, before an editor can move it.)
     if (target.kind !== 'field' && strategy !== 'editor-api') await settle(20);
     if (writer.typed) return judge(strategy);
-    live ||= current() !== text;
+    const selected = current();
+    live ||= selected !== text;
+    // Changed at the range's edge while it was selected (a co-author typing just before it): the
+    // editor may have taken their word into the selection (Quill does), and the edit would delete it.
+    if (read(selected).holds !== 'original') return { status: 'stale' };
     let taken: boolean;
     const deletion = strategy === 'beforeinput' && target.family.deletesThroughBeforeinput ? onlyDeletes(before.slice(start, end), replacement) : undefined;
     if (deletion) {
@@ -454,6 +458,10 @@ async function applyWatched(
       // what is the range's cannot be told for sure, and nothing is touched.
       const change = shortestChange(base, now);
       if (live && (change.start < start || change.end > end)) return { status: 'unexpected' };
+      // Text beside the range at an edge, the range as asked or as it was inside (a co-author typing
+      // just before the sentence): whose that text is cannot be told, and a rollback would delete it.
+      const range = now.slice(start, now.length - base.length + end);
+      if (live && (range.includes(comparable(replacement)) || range.includes(base.slice(start, end)))) return { status: 'overlapped' };
       const back = (text: string) => read(text).holds === 'original';
       if (!(await rollBack(target, before, strategy, back, (done, ms) => waitFor(done, ms, false), () => writer.typed))) return writer.typed ? judge(strategy) : { status: 'unexpected' };
       rolledBack = true;

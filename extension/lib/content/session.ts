@@ -27,7 +27,7 @@ import { TypingBurst } from './typing-burst.ts';
 
 const INTERRUPTED = 'You typed in the page while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
 const EMBEDDED = 'The words this rewrite changes hold an image, an embedded item or a mention, which replacing them would remove, so nothing was replaced. Edit the sentence by hand.';
-const OVERLAPPED = 'You typed in this sentence while the rewrite was going in. Redline left the text as it is, your typing included: check the sentence.';
+const OVERLAPPED = 'Text was typed in this sentence, by you or a co-author, while the rewrite was going in. Redline left the text as it is: check the sentence.';
 /**
  * How long the writer pauses before a burst of typing in an editor is followed (spans remapped,
  * dropped spans withdrawn, the card checked). Until then the browser moves the highlights.

@@ -4,7 +4,9 @@ import * as Y from 'yjs';
  * The co-author of the collaborative pages (collab*.ts): two Y.Docs, the writer's and a
  * co-author's, whose updates reach each other after a network delay, in order; and the page's
  * window API: `editorText()`, `coauthorText()`, and `coauthor.start(ms, where)`, which has the
- * co-author type a word every `ms` at the end of the document, or at its start.
+ * co-author type a word every `ms` at the end of the document (`end`), at its start (`start`:
+ * each word before the last), or at its start as one types (`caret`: each word after the last,
+ * the last one ending where the writer's first sentence begins).
  */
 const NETWORK_MS = 30;
 
@@ -23,11 +25,17 @@ export function sharedDocs(fill: (writer: Y.Doc) => void): { writerDoc: Y.Doc; c
   return { writerDoc, coauthorDoc };
 }
 
+export type Where = 'start' | 'caret' | 'end';
+
 export interface Coauthored {
   editorText(): string;
   coauthorText(): string;
-  /** The co-author types `word` in their own editor, at the end of the document or at its start. */
-  type(word: string, where: 'start' | 'end'): void;
+  /**
+   * The co-author types `word` in their own editor: at the end of the document, at its start, or
+   * at their caret (first put at the start; it follows their typing and moves with the writer's
+   * edits, as the editor keeps it).
+   */
+  type(word: string, where: Where): void;
 }
 
 export function exposeCoauthor({ editorText, coauthorText, type }: Coauthored): void {
@@ -37,7 +45,7 @@ export function exposeCoauthor({ editorText, coauthorText, type }: Coauthored): 
     editorText,
     coauthorText,
     coauthor: {
-      start(ms: number, where: 'start' | 'end' = 'end') {
+      start(ms: number, where: Where = 'end') {
         timer = setInterval(() => {
           const word = where === 'end' ? ` co${typed.length + 1}` : `co${typed.length + 1} `;
           typed.push(word);

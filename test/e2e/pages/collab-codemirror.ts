@@ -23,7 +23,8 @@ exposeCoauthor({
   editorText: () => writer.state.doc.toString(),
   coauthorText: () => coauthor.state.doc.toString(),
   type(word, where) {
-    const at = where === 'end' ? coauthor.state.doc.length : 0;
-    coauthor.dispatch({ changes: { from: at, insert: word }, selection: { anchor: at + word.length }, userEvent: 'input.type' });
+    // The caret: where CodeMirror mapped it through the changes since (it starts at 0).
+    const from = where === 'end' ? coauthor.state.doc.length : where === 'start' ? 0 : coauthor.state.selection.main.head;
+    coauthor.dispatch({ changes: { from, insert: word }, selection: { anchor: from + word.length }, userEvent: 'input.type' });
   },
 });

@@ -1,4 +1,4 @@
-import { $createParagraphNode, $createTextNode, $getRoot, createEditor, type LexicalEditor } from 'lexical';
+import { $createParagraphNode, $createTextNode, $getRoot, $getSelection, $isRangeSelection, createEditor, type LexicalEditor } from 'lexical';
 import { registerPlainText } from '@lexical/plain-text';
 import { createBinding, initLocalState, syncLexicalUpdateToYjs, syncYjsChangesToLexical, type Provider, type UserState } from '@lexical/yjs';
 import * as Y from 'yjs';
@@ -67,7 +67,9 @@ exposeCoauthor({
     coauthor.update(
       () => {
         const root = $getRoot();
-        const selection = where === 'end' ? root.getLastChildOrThrow().selectEnd() : root.getFirstChildOrThrow().selectStart();
+        // The caret: the editor's selection, which the binding keeps through remote changes (it starts at the start).
+        const caret = $getSelection();
+        const selection = where === 'end' ? root.getLastChildOrThrow().selectEnd() : where === 'caret' && $isRangeSelection(caret) ? caret : root.getFirstChildOrThrow().selectStart();
         selection.insertText(word);
       },
       { discrete: true },

@@ -18,11 +18,19 @@ const quillOf = (doc: Y.Doc, mount: HTMLElement) => {
 const writer = quillOf(writerDoc, document.querySelector('#editor')!);
 const coauthor = quillOf(coauthorDoc, document.createElement('div'));
 
+// The co-author's caret (a detached Quill has no selection of its own), moved by the writer's
+// edits as Quill moves a selection through changes not the user's (text put at it stays after it).
+let caret = 0;
+coauthor.on('text-change', (delta, _old, source) => {
+  if (source !== 'user') caret = delta.transformPosition(caret, true);
+});
 exposeCoauthor({
   editorText: () => writer.getText(),
   coauthorText: () => coauthor.getText(),
   type(word, where) {
-    // At the end of the last line (before Quill's closing newline), or at the document's start.
-    coauthor.insertText(where === 'end' ? coauthor.getLength() - 1 : 0, word, 'user');
+    // At the end of the last line (before Quill's closing newline), at the start, or at the caret.
+    const index = where === 'end' ? coauthor.getLength() - 1 : where === 'start' ? 0 : caret;
+    coauthor.insertText(index, word, 'user');
+    caret = index + word.length;
   },
 });

@@ -25,12 +25,17 @@ const writer = viewOf(writerDoc, document.querySelector('#editor')!);
 const coauthor = viewOf(coauthorDoc, document.createElement('div'));
 
 const textOf = (view: EditorView) => view.state.doc.textBetween(0, view.state.doc.content.size, '\n');
+let typed = 0;
 exposeCoauthor({
   editorText: () => textOf(writer),
   coauthorText: () => textOf(coauthor),
   type(word, where) {
-    // Inside the last paragraph, at its end; or inside the first, at its start.
-    const at = where === 'end' ? coauthor.state.doc.content.size - 1 : 1;
-    coauthor.dispatch(coauthor.state.tr.setSelection(TextSelection.create(coauthor.state.doc, at)).insertText(word));
+    // Inside the last paragraph, at its end; inside the first, at its start; or at the caret (y-prosemirror keeps it through remote changes).
+    if (where !== 'caret' || typed === 0) {
+      const at = where === 'end' ? coauthor.state.doc.content.size - 1 : 1;
+      coauthor.dispatch(coauthor.state.tr.setSelection(TextSelection.create(coauthor.state.doc, at)));
+    }
+    typed++;
+    coauthor.dispatch(coauthor.state.tr.insertText(word));
   },
 });
