@@ -387,28 +387,37 @@ for (const editor of COAUTHOR_EDITORS)
 
 // A co-author's one word that arrives just after the accept's edit, on a page that had not
 // changed by itself before (nothing told the apply the document is shared): it is not the
-// editor's answer to the edit, and must not be rolled back with it.
-for (const where of ['end', 'start'] as const) {
-  test(`ProseMirror + Yjs: a co-author's one word arriving at the ${where} just after the accept's edit is kept, and the accept goes in`, async ({ page, stack }) => {
-    const panel = await humanizeIn(page, stack, 'collab', '.ProseMirror');
-    const before = await modelText(page);
-    await page.evaluate((where) => (window as unknown as { coauthor: { afterWriter(ms: number, where: string): void } }).coauthor.afterWriter(10, where), where);
-    const item = suggestionItem(panel, 0);
-    await item.getByRole('button', { name: 'Accept', exact: true }).click();
-    await settled(panel, 0);
-    await page.waitForTimeout(500);
-    const words = await page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
-    const after = await modelText(page);
-    const accepted = await isAccepted(panel, 0);
-    console.log(`one co-author word at the ${where} after the edit: accepted=${accepted}; ${await item.getByTestId('apply-problem').allTextContents()}; ${JSON.stringify(after)}`);
-    expect(words.length).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { coauthorText(): string }).coauthorText())).toBe(after);
-    const writer = accepted ? before.replace(ORIGINAL, SUGGESTION) : before;
-    expect(after).toBe(where === 'end' ? writer + words[0] : words[0] + writer);
-    expect(accepted).toBe(true);
-    await panel.close();
-  });
-}
+// editor's answer to the edit, and must not be rolled back with it. (A defect until 2026-11-27:
+// in ProseMirror the rollback replaced the span from the sentence to their word with the old
+// text, deleting the word for everyone, and the next strategy put the suggestion in again.)
+// Not Lexical at the start: there @lexical/yjs 0.52 itself loses the whole first paragraph, in
+// both copies, when the co-author's word at its start meets the writer's replacement of the
+// sentence that begins it, with no extension at all (the page's own execCommand or beforeinput
+// edit, then the word 10 ms later: reproduced 2 of 2; the binding's known trouble with concurrent
+// edits in one text node, facebook/lexical#5693). Nothing an apply does can prevent that.
+for (const editor of COAUTHOR_EDITORS)
+  for (const where of ['end', 'start'] as const) {
+    if (editor.name === 'Lexical' && where === 'start') continue;
+    test(`${editor.name} + Yjs: a co-author's one word arriving at the ${where} just after the accept's edit is kept, and the accept goes in`, async ({ page, stack }) => {
+      const panel = await humanizeIn(page, stack, editor.page, editor.root);
+      const before = await modelText(page);
+      await page.evaluate((where) => (window as unknown as { coauthor: { afterWriter(ms: number, where: string): void } }).coauthor.afterWriter(10, where), where);
+      const item = suggestionItem(panel, 0);
+      await item.getByRole('button', { name: 'Accept', exact: true }).click();
+      await settled(panel, 0);
+      await page.waitForTimeout(500);
+      const words = await page.evaluate(() => (window as unknown as { coauthor: { typed(): string[] } }).coauthor.typed());
+      const after = await modelText(page);
+      const accepted = await isAccepted(panel, 0);
+      console.log(`${editor.name}, one co-author word at the ${where} after the edit: accepted=${accepted}; ${await item.getByTestId('apply-problem').allTextContents()}; ${JSON.stringify(after)}`);
+      expect(words.length).toBe(1);
+      expect(await page.evaluate(() => (window as unknown as { coauthorText(): string }).coauthorText())).toBe(after);
+      const writer = accepted ? before.replace(ORIGINAL, SUGGESTION) : before;
+      expect(after).toBe(where === 'end' ? typedAtEnd(writer, words[0]!) : words[0] + writer);
+      expect(accepted).toBe(true);
+      await panel.close();
+    });
+  }
 
 // The writer's caret after the sentence, put back when the accept is done, is found by the words
 // around it, not by how much the whole text grew: a co-author's words after it must not push it

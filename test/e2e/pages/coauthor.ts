@@ -6,7 +6,8 @@ import * as Y from 'yjs';
  * window API: `editorText()`, `coauthorText()`, and `coauthor.start(ms, where)`, which has the
  * co-author type a word every `ms` at the end of the document (`end`), at its start (`start`:
  * each word before the last), or at its start as one types (`caret`: each word after the last,
- * the last one ending where the writer's first sentence begins).
+ * the last one ending where the writer's first sentence begins); `coauthor.afterWriter(ms,
+ * where)` has them type one word `ms` after the writer's copy next changes.
  */
 const NETWORK_MS = 30;
 
@@ -28,6 +29,8 @@ export function sharedDocs(fill: (writer: Y.Doc) => void): { writerDoc: Y.Doc; c
 export type Where = 'start' | 'caret' | 'end';
 
 export interface Coauthored {
+  /** The writer's document: `coauthor.afterWriter` waits for its next change. */
+  writerDoc: Y.Doc;
   editorText(): string;
   coauthorText(): string;
   /**
@@ -38,19 +41,29 @@ export interface Coauthored {
   type(word: string, where: Where): void;
 }
 
-export function exposeCoauthor({ editorText, coauthorText, type }: Coauthored): void {
+export function exposeCoauthor({ writerDoc, editorText, coauthorText, type }: Coauthored): void {
   let timer: ReturnType<typeof setInterval> | undefined;
   const typed: string[] = [];
+  const typeWord = (where: Where) => {
+    const word = where === 'end' ? ` co${typed.length + 1}` : `co${typed.length + 1} `;
+    typed.push(word);
+    type(word, where);
+  };
   Object.assign(window, {
     editorText,
     coauthorText,
     coauthor: {
       start(ms: number, where: Where = 'end') {
-        timer = setInterval(() => {
-          const word = where === 'end' ? ` co${typed.length + 1}` : `co${typed.length + 1} `;
-          typed.push(word);
-          type(word, where);
-        }, ms);
+        timer = setInterval(() => typeWord(where), ms);
+      },
+      /** One word, typed `ms` after the writer's copy next changes (an accept's edit): it reaches the writer while the accept is judged. */
+      afterWriter(ms: number, where: Where = 'end') {
+        const once = (_update: Uint8Array, origin: unknown) => {
+          if (origin === 'network') return;
+          writerDoc.off('update', once);
+          setTimeout(() => typeWord(where), ms);
+        };
+        writerDoc.on('update', once);
       },
       stop: () => clearInterval(timer),
       typed: () => typed,

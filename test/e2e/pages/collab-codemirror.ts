@@ -20,6 +20,7 @@ const writer = viewOf(writerDoc, document.querySelector('#editor')!);
 const coauthor = viewOf(coauthorDoc, document.createElement('div'));
 
 exposeCoauthor({
+  writerDoc,
   editorText: () => writer.state.doc.toString(),
   coauthorText: () => coauthor.state.doc.toString(),
   type(word, where) {

@@ -61,6 +61,7 @@ Y.applyUpdate(coauthorDoc, Y.encodeStateAsUpdate(writerDoc), 'network');
 
 const textOf = (editor: LexicalEditor) => editor.getEditorState().read(() => $getRoot().getTextContent());
 exposeCoauthor({
+  writerDoc,
   editorText: () => textOf(writer),
   coauthorText: () => textOf(coauthor),
   type(word, where) {

@@ -25,6 +25,7 @@ coauthor.on('text-change', (delta, _old, source) => {
   if (source !== 'user') caret = delta.transformPosition(caret, true);
 });
 exposeCoauthor({
+  writerDoc,
   editorText: () => writer.getText(),
   coauthorText: () => coauthor.getText(),
   type(word, where) {

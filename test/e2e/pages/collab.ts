@@ -27,6 +27,7 @@ const coauthor = viewOf(coauthorDoc, document.createElement('div'));
 const textOf = (view: EditorView) => view.state.doc.textBetween(0, view.state.doc.content.size, '\n');
 let typed = 0;
 exposeCoauthor({
+  writerDoc,
   editorText: () => textOf(writer),
   coauthorText: () => textOf(coauthor),
   type(word, where) {
