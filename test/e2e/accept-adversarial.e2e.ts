@@ -390,11 +390,12 @@ for (const editor of COAUTHOR_EDITORS)
 // editor's answer to the edit, and must not be rolled back with it. (A defect until 2026-11-27:
 // in ProseMirror the rollback replaced the span from the sentence to their word with the old
 // text, deleting the word for everyone, and the next strategy put the suggestion in again.)
-// Not Lexical at the start: there @lexical/yjs 0.52 itself loses the whole first paragraph, in
-// both copies, when the co-author's word at its start meets the writer's replacement of the
-// sentence that begins it, with no extension at all (the page's own execCommand or beforeinput
-// edit, then the word 10 ms later: reproduced 2 of 2; the binding's known trouble with concurrent
-// edits in one text node, facebook/lexical#5693). Nothing an apply does can prevent that.
+// Not Lexical at the start: there the page loses the whole first paragraph, in both copies, when
+// the co-author's word at its start meets the writer's replacement of the sentence that begins
+// it, with no extension at all (a plain execCommand or beforeinput edit, then the word 10 ms
+// later: 2 of 2). Whether @lexical/yjs 0.52 itself or this page's wiring of it (as @lexical/react's
+// CollaborationPlugin wires it) is at fault is not settled; the binding has known trouble with
+// concurrent edits in one text node (facebook/lexical#5693). No apply can prevent it.
 for (const editor of COAUTHOR_EDITORS)
   for (const where of ['end', 'start'] as const) {
     if (editor.name === 'Lexical' && where === 'start') continue;
