@@ -55,6 +55,9 @@ describe('reading /v1 bodies', () => {
   it('says what is wrong with broken JSON, broken compression, unknown encodings and charsets', async () => {
     const broken = await send(Buffer.from('{"text": "unterminated'), {});
     expect([broken.status, broken.body.error.code]).toEqual([400, 'malformed_json']);
+    const bom = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json({ text: 'a' })]), {});
+    expect([bom.status, bom.body.error.code]).toEqual([400, 'malformed_json']);
+    expect(bom.body.error.message).toMatch(/byte-order mark/);
     const badGzip = await send(Buffer.from('not gzip at all'), { 'content-encoding': 'gzip' });
     expect([badGzip.status, badGzip.body.error.code]).toEqual([400, 'invalid_content_encoding']);
     expect(badGzip.body.error.message).toMatch(/gzip/);

@@ -53,6 +53,16 @@ export const bodyTooLarge = (limit: number | undefined) =>
     `The request body is too large${limit ? ` (this BFF accepts at most ${limit.toLocaleString('en-US')} bytes, BFF_MAX_BODY_BYTES)` : ''}. Send a shorter text, or split it.`,
   );
 
+/** A body JSON.parse refused; one that begins with a byte-order mark is told so, since its JSON may be fine. */
+export const malformedJson = (startsWithBom = false) =>
+  HttpError.of(
+    400,
+    'malformed_json',
+    startsWithBom
+      ? 'The request body begins with a byte-order mark (U+FEFF), which JSON sent over HTTP must not have. Send the JSON without it.'
+      : 'The request body is not valid JSON. Check quotes, commas and escapes.',
+  );
+
 export const notUtf8 = () => HttpError.of(415, 'unsupported_content_type', 'The request body is not valid UTF-8. Send the JSON encoded as UTF-8.');
 /** The type of what express.json's `verify` (refuseNonUtf8) throws. */
 export const NOT_UTF8 = 'entity.not.utf8';
@@ -63,7 +73,7 @@ function toHttpError(error: unknown, compressed: boolean): HttpError {
   if (error instanceof LedgerUnavailableError) return ledgerUnavailable();
   const type = (error as { type?: string })?.type;
   if (type === 'entity.parse.failed') {
-    return HttpError.of(400, 'malformed_json', 'The request body is not valid JSON. Check quotes, commas and escapes.');
+    return malformedJson();
   }
   if (type === 'entity.too.large') return bodyTooLarge((error as { limit?: number }).limit);
   if (type === NOT_UTF8) return notUtf8();

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { HttpError, incompleteBody } from '../errors.ts';
-import { bodyTooLarge, NOT_UTF8, notUtf8 } from './answer.ts';
+import { bodyTooLarge, malformedJson, NOT_UTF8, notUtf8 } from './answer.ts';
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -12,7 +12,6 @@ const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   br: createBrotliDecompress,
 };
 
-const malformed = () => HttpError.of(400, 'malformed_json', 'The request body is not valid JSON. Check quotes, commas and escapes.');
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
 /** application/json or application/<anything>+json, parameters aside. */
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -85,7 +84,7 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
       try {
         finish(undefined, JSON.parse(body.toString('utf8')));
       } catch {
-        finish(malformed());
+        finish(malformedJson(body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf));
       }
     });
     const cutOff = () => finish(incompleteBody());
