@@ -70,16 +70,27 @@ describe("a co-author's words arrive at the sentence's edge while it goes in", (
     };
   }
 
-  it('after the edit: nothing of theirs is deleted, and the sentence is left to be checked', async () => {
+  it('with the edit: nothing of theirs is deleted, and the sentence is left to be checked', async () => {
     const { root } = beforeInputEditor(`${ORIGINAL}${REST}`);
     const typeWord = coauthorIn(root);
-    // Seen typing before anything is tried; then a word after each edit the editor takes.
+    // Seen typing before anything is tried; then a word in the same task as each edit the editor
+    // takes, so the text never reads as asked alone.
+    changeBeforeNextFrame(typeWord);
+    root.addEventListener('beforeinput', () => typeWord());
+    const result = await applyVerified(domTarget('editor', root), 0, ORIGINAL.length, ORIGINAL, REPLACEMENT);
+    // Their two words (one before the apply, one with its edit), and the suggestion as it went in.
+    expect(domTarget('editor', root).readText()).toBe(`co0 co1 ${REPLACEMENT}${REST}`);
+    expect(result).toEqual({ status: 'overlapped' });
+  });
+
+  it('after the edit: nothing of theirs is deleted, and the accept stands (the text had read as asked)', async () => {
+    const { root } = beforeInputEditor(`${ORIGINAL}${REST}`);
+    const typeWord = coauthorIn(root);
     changeBeforeNextFrame(typeWord);
     root.addEventListener('beforeinput', () => setTimeout(typeWord));
     const result = await applyVerified(domTarget('editor', root), 0, ORIGINAL.length, ORIGINAL, REPLACEMENT);
-    // Their two words (one before the apply, one after its edit), and the suggestion as it went in.
     expect(domTarget('editor', root).readText()).toBe(`co0 co1 ${REPLACEMENT}${REST}`);
-    expect(result).toEqual({ status: 'overlapped' });
+    expect(result).toEqual({ status: 'applied', strategy: 'beforeinput', at: 'co0 co1 '.length });
   });
 
   it('while the sentence is selected: nothing is tried, and nothing of theirs is deleted', async () => {
