@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, type Stack } from './fixtures.ts';
-import { waitForToast } from './page-probes.ts';
+import { caretAfterText, waitForToast } from './page-probes.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
 
@@ -428,17 +428,7 @@ test("ProseMirror + Yjs: the writer's caret after the sentence stays between the
   const MARK = 'written by me';
   const panel = await humanizeIn(page, stack, 'collab', '.ProseMirror');
   const before = await modelText(page);
-  await page.locator('.ProseMirror').evaluate((root, mark) => {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(mark);
-      if (at === -1) continue;
-      (root as HTMLElement).focus();
-      document.getSelection()!.collapse(node, at + mark.length);
-      return;
-    }
-    throw new Error(`no "${mark}" in the editor`);
-  }, MARK);
+  await page.locator('.ProseMirror').evaluate(caretAfterText, MARK);
   await page.evaluate(() => (window as unknown as { coauthor: { start(ms: number, where: string): void } }).coauthor.start(60, 'end'));
   const item = suggestionItem(panel, 0);
   await item.getByRole('button', { name: 'Accept', exact: true }).click();

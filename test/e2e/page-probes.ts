@@ -91,3 +91,19 @@ export const textsWithin = (root: Element, [selector, spacers]: readonly [string
 
 /** The argument `textsWithin` takes. */
 export const textsArg = (selector: string) => [selector, SPACER] as const;
+
+/**
+ * Page-side (pass to `evaluate` with the root): focuses `root` and puts the caret just after the
+ * first `mark` in its text, where the writer was typing.
+ */
+export function caretAfterText(root: Element, mark: string): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent!.indexOf(mark);
+    if (at === -1) continue;
+    (root as HTMLElement).focus();
+    document.getSelection()!.collapse(node, at + mark.length);
+    return;
+  }
+  throw new Error(`no "${mark}" in the editor`);
+}

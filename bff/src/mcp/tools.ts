@@ -44,11 +44,10 @@ function toolRequest<T extends z.ZodType>(schema: T, body: Record<string, unknow
   try {
     return parseRequest(schema, body, maxCharacters);
   } catch (error) {
-    const hint = error instanceof HttpError ? error.body.fields?.operationId : undefined;
-    if (hint === undefined) throw error;
-    const { operationId: _, ...rest } = (error as HttpError).body.fields!;
-    const message = (error as HttpError).body.message.replaceAll('operationId', 'idempotency_key');
-    throw new HttpError((error as HttpError).status, { ...(error as HttpError).body, message, fields: { ...rest, idempotency_key: hint } }, (error as HttpError).headers);
+    if (!(error instanceof HttpError) || error.body.fields?.operationId === undefined) throw error;
+    const { operationId, ...rest } = error.body.fields;
+    const message = error.body.message.replaceAll('operationId', 'idempotency_key');
+    throw new HttpError(error.status, { ...error.body, message, fields: { ...rest, idempotency_key: operationId } }, error.headers);
   }
 }
 

@@ -49,11 +49,17 @@ function changedClearOfEnd(was: string, now: string): boolean {
   return change.end < was.length && change.start + change.inserted < now.length;
 }
 
+/** How many characters `a` and `b` end with in common. */
+function commonSuffix(a: string, b: string): number {
+  let suffix = 0;
+  while (suffix < a.length && suffix < b.length && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  return suffix;
+}
+
 /** `now` is `was`, or `was` changed after its first character, however the change is placed (as early as it can go). */
 function changedClearOfStart(was: string, now: string): boolean {
   if (was === now) return true;
-  let suffix = 0;
-  while (suffix < was.length && suffix < now.length && was[was.length - 1 - suffix] === now[now.length - 1 - suffix]) suffix++;
+  const suffix = commonSuffix(was, now);
   let prefix = 0;
   while (prefix < was.length - suffix && prefix < now.length - suffix && was[prefix] === now[prefix]) prefix++;
   return prefix > 0;
@@ -69,9 +75,7 @@ export function keptBeside(was: string, now: string, start: number, length: numb
   // Placed as late as it can go: after the range?
   if (shortestChange(was, now).start >= start + length) return start;
   // As early: before it?
-  let suffix = 0;
-  while (suffix < was.length && suffix < now.length && was.at(-1 - suffix) === now.at(-1 - suffix)) suffix++;
-  return was.length - suffix <= start ? start + now.length - was.length : undefined;
+  return was.length - commonSuffix(was, now) <= start ? start + now.length - was.length : undefined;
 }
 
 /** What a range of an earlier text holds now: its replacement, what it held, something else, or either of the first two (the text reads both ways). */

@@ -3,7 +3,7 @@ import { humanize as rewriteOffline, splitSentences } from '@redline/shared/anal
 import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
 import { test, expect } from './fixtures.ts';
 import { poll, sleep } from './poll.ts';
-import { textOf } from '../page-probes.ts';
+import { caretAfterText, textOf } from '../page-probes.ts';
 
 // accept-adversarial.e2e.ts's shared document in Debian's Firefox ESR with the Firefox build:
 // ProseMirror bound to Yjs by y-prosemirror (pages/collab.ts), a co-author typing a word every
@@ -42,17 +42,7 @@ for (const { where, suggestion } of CASES) {
     await tab.bringToFront();
     await tab.waitForFunction(() => typeof (window as unknown as { editorText?: unknown }).editorText === 'function', { timeout: 20_000 });
     // The writer's caret: after "written by me" in the last paragraph (after both sentences).
-    await tab.$eval('.ProseMirror', (root, mark) => {
-      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const at = node.textContent!.indexOf(mark);
-        if (at === -1) continue;
-        (root as HTMLElement).focus();
-        document.getSelection()!.collapse(node, at + mark.length);
-        return;
-      }
-      throw new Error(`no "${mark}" in the editor`);
-    }, MARK);
+    await tab.$eval('.ProseMirror', caretAfterText, MARK);
     const page = collab(tab);
     const before = await page.text();
     await firefox.configure({ defaultModel: 'cognia' });
