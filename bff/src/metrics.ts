@@ -31,6 +31,12 @@ export function createMetrics() {
       labelNames: ['product', 'source'] as const,
       registers: [registry],
     }),
+    implausibleCharges: new Counter({
+      name: 'bff_upstream_implausible_charges_total',
+      help: 'Upstream answers whose words_processed exceeds the characters sent (recorded as charged, and logged)',
+      labelNames: ['product'] as const,
+      registers: [registry],
+    }),
     rateLimitStoreErrors: new Counter({
       name: 'bff_rate_limit_store_errors_total',
       help: 'Requests counted per instance because the shared rate-limit store (Redis) did not answer',

@@ -41,6 +41,18 @@ export function hasVisibleText(text: string): boolean {
   return NON_WHITESPACE.test(text);
 }
 
+const READABLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * Whether the text holds something to analyse: a character that is neither White_Space nor
+ * invisible by definition (zero-width spaces and joiners, byte order marks, soft hyphens,
+ * direction marks, variation selectors). The upstream would charge a word for a text of
+ * invisible characters alone, and find nothing in it.
+ */
+export function hasReadableText(text: string): boolean {
+  return READABLE.test(text);
+}
+
 /**
  * The same rule for one UTF-16 code unit, for code that walks a string by index: the code
  * points of `\p{White_Space}` (all in the BMP). A test checks this list against the regex

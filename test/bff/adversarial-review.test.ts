@@ -318,6 +318,7 @@ describe('malformed input gets a clear 4xx JSON error, never a 500 or a stack tr
     ['version in upper case', { operationId: 'abcdefgh1', text: 'hello there', version: 'V3' }, 400, 'unknown_version'],
     ['version with a trailing space', { operationId: 'abcdefgh1', text: 'hello there', version: 'v3 ' }, 400, 'unknown_version'],
     ['only Unicode White_Space', { operationId: 'abcdefgh1', text: '\u3000\u2003\u00a0\n\t\u2029' }, 400, 'empty_text'],
+    ['only invisible characters (ZWSP, ZWJ, BOM, soft hyphen, RLM)', { operationId: 'abcdefgh1', text: '\u200b \u200d\ufeff\u00ad\u200f\n' }, 400, 'empty_text'],
     ['a NUL character', { operationId: 'abcdefgh1', text: 'hello\u0000there' }, 400, 'invalid_request'],
     ['a lone high surrogate', { operationId: 'abcdefgh1', text: 'broken \ud83d emoji' }, 400, 'invalid_request'],
     ['a lone low surrogate at the end', { operationId: 'abcdefgh1', text: 'broken emoji \ude00' }, 400, 'invalid_request'],

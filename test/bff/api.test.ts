@@ -34,6 +34,7 @@ afterAll(() => h.close());
 describe('bad input gets a 4xx that says what to fix', () => {
   it.each([
     ['empty text', { operationId: 'op-empty-1', text: ' \n\u00a0 ' }, 400, 'empty_text', /empty/],
+    ['invisible characters only', { operationId: 'op-empty-2', text: '\u200b\u2060 \ufe0f' }, 400, 'empty_text', /only invisible characters/],
     ['text over the limit', { operationId: 'op-long-1', text: 'word '.repeat(401) }, 400, 'text_too_long', /at most 2,000/],
     ['unknown version', { operationId: 'op-version-1', text: 'Hello.', version: 'v7' }, 400, 'unknown_version', /v1, v2, v3/],
     ['missing operation id', { text: 'Hello.' }, 400, 'invalid_operation_id', /operationId/],

@@ -119,9 +119,10 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     // Other products and budget-free members are counted but never refused.
     expect(await ledger.openOperation([op('h1', 5000, { product: 'humanizer' })])).toMatchObject({ status: 'inserted' });
 
-    await ledger.completeOperation({ memberId: 'm_b', operationId: 'b1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 85 });
+    expect(await ledger.completeOperation({ memberId: 'm_b', operationId: 'b1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 85 })).toBe(true);
     expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
-    await ledger.completeOperation({ memberId: 'm_b', operationId: 'b1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 85 }); // counted once
+    // Counted once; the second completion (another instance's) is told it changed nothing.
+    expect(await ledger.completeOperation({ memberId: 'm_b', operationId: 'b1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 85 })).toBe(false);
     expect((await ledger.budgetUsage('m_b')).detector).toBe(85);
     expect(await ledger.openOperation([op('b3', 15)])).toMatchObject({ status: 'inserted' });
     expect(await ledger.openOperation([op('b4', 1)])).toEqual({ status: 'over_budget', remainingWords: 0 });
@@ -196,11 +197,15 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect([44, 45]).toContain((refused[0] as { remainingWords: number }).remainingWords); // t4 may be counted already
     expect((await ledger.budgetUsage('m_t')).detector).toBe(6);
 
-    await Promise.all(['t1', 't2', 't3'].map((id, i) => ledger.completeOperation({ memberId: 'm_t', operationId: id, product: 'detector' }, { result: { n: i }, source: 'upstream', wordsCharged: i + 10 })));
+    const complete = (id: string, n: number) => ledger.completeOperation({ memberId: 'm_t', operationId: id, product: 'detector' }, { result: { n }, source: 'upstream', wordsCharged: n + 10 });
+    expect(await Promise.all(['t1', 't2', 't3'].map(complete))).toEqual([true, true, true]);
     for (const [i, id] of ['t1', 't2', 't3'].entries()) {
       expect(await ledger.findOperation('m_t', id)).toMatchObject({ state: 'completed', result: { n: i }, wordsCharged: i + 10, requestBody: null });
     }
     expect((await ledger.budgetUsage('m_t')).detector).toBe(3 + 10 + 11 + 12);
+    // In one turn: one already completed, and one completed twice (the first call does it).
+    expect(await Promise.all([complete('t1', 0), complete('t4', 3), complete('t4', 3)])).toEqual([false, true, false]);
+    expect((await ledger.budgetUsage('m_t')).detector).toBe(3 + 10 + 11 + 12 - 1 + 13); // t4's reserved word became its 13 charged
   });
 
   it('answers readiness pings', async () => {

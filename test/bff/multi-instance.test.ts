@@ -45,11 +45,22 @@ it('a member created on one instance is known to the other; a repeat on either i
   expect(repeat.body).toEqual({ ...first.body, replayed: true });
 });
 
-/** MIXED_TEXT under one operation id on both instances at once: both answered, with one result. */
-async function detectOnBothAtOnce(operationId: string): Promise<void> {
+/** MIXED_TEXT under one operation id on both instances at once: both answered, with one result; their `replayed` flags, sorted. */
+async function detectOnBothAtOnce(operationId: string): Promise<boolean[]> {
   const answers = await Promise.all(instances.map((instance) => request(instance.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)));
   for (const answer of answers) expect(answer.status).toBe(200);
   expect(answers[0]!.body.result).toEqual(answers[1]!.body.result);
+  return answers.map((answer) => answer.body.replayed as boolean).sort();
+}
+
+/** The words both instances' metrics count as charged, summed as a dashboard sums them. */
+async function wordsChargedInMetrics(): Promise<number> {
+  let sum = 0;
+  for (const instance of instances) {
+    const metrics = (await request(instance.url, '/metrics', undefined, null)).raw;
+    for (const match of metrics.matchAll(/^bff_words_charged_total\{product="detector"[^}]*\} (\d+)$/gm)) sum += Number(match[1]);
+  }
+  return sum;
 }
 
 /** The upstream ran MIXED_TEXT once and charged its words once. */
@@ -64,8 +75,11 @@ it('the same operation sent to both instances at once is charged once', async ()
   await control.reset();
   await control.addFaults([{ fault: { kind: 'delay', delayMs: 700 } }]);
   const operationId = newOperationId();
-  await detectOnBothAtOnce(operationId);
+  const countedBefore = await wordsChargedInMetrics();
+  // Only the answer whose instance recorded the charge says it was not a replay.
+  expect(await detectOnBothAtOnce(operationId)).toEqual([false, true]);
   await expectChargedOnce(control);
+  expect((await wordsChargedInMetrics()) - countedBefore).toBe(countWords(MIXED_TEXT));
   const usage = await request(instances[1]!.url, '/v1/usage', undefined, token);
   expect(usage.body.products.detector.wordsCharged).toBe(2 * countWords(MIXED_TEXT));
 });
@@ -77,6 +91,9 @@ it('a failed operation repeated on both instances at once runs again once: the i
   await control.setBalances('demo', { detector: 1 });
   expect((await request(instances[0]!.url, '/v1/detect', { operationId, text: MIXED_TEXT }, token)).body.error.code).toBe('quota_exceeded');
   await control.setBalances('demo', { detector: 1_000_000 });
-  for (let round = 0; round < 3; round++) await detectOnBothAtOnce(operationId);
+  const countedBefore = await wordsChargedInMetrics();
+  expect(await detectOnBothAtOnce(operationId)).toEqual([false, true]);
+  for (let round = 0; round < 2; round++) expect(await detectOnBothAtOnce(operationId)).toEqual([true, true]);
   await expectChargedOnce(control);
+  expect((await wordsChargedInMetrics()) - countedBefore).toBe(countWords(MIXED_TEXT));
 });

@@ -132,6 +132,24 @@ describe.each(['sqlite', 'postgres'] as const)('answers the contract leaves open
     expect(bare.body.error.message).toMatch(/Not enough words left .* for this text/);
   });
 
+  it('a charge of more words than the text has characters is counted as the upstream reports it, and logged and metered for the team to look into', async () => {
+    const token = await h.addMember(`overcharged-${newOperationId()}`);
+    const operationId = newOperationId();
+    upstream.script([{ status: 200, body: detection.replace('"words_processed":7', '"words_processed":1000000000') }]);
+    const answer = await h.call('/v1/detect', { operationId, text: TEXT }, { token });
+    expect([answer.status, answer.body.wordsCharged]).toEqual([200, 1_000_000_000]);
+    expect(await usage(token, 'detector')).toMatchObject({ wordsCharged: 1_000_000_000 });
+    const line = h.logs.lines.map((each) => JSON.parse(each)).find((each) => each.operationId === operationId && /more words than/.test(each.msg));
+    expect(line).toMatchObject({ level: 40, product: 'detector', wordsCharged: 1_000_000_000 });
+    expect(h.logs.text).not.toContain(TEXT);
+    const metrics = (await h.call('/metrics', undefined, { token: null })).raw;
+    expect(metrics).toMatch(/bff_upstream_implausible_charges_total\{product="detector"\} 1\b/);
+    // A charge within the characters sent is not flagged.
+    upstream.script([{ status: 200, body: detection }]);
+    await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT }, { token });
+    expect((await h.call('/metrics', undefined, { token: null })).raw).toMatch(/bff_upstream_implausible_charges_total\{product="detector"\} 1\b/);
+  });
+
   it('a provider abort holds no words and is not run again unasked; a repeat of the id is', async () => {
     const token = await h.addMember(`aborted-${newOperationId()}`, { detector: 10 });
     const operationId = newOperationId();

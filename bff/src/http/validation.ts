@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { countCharacters, hasVisibleText, type BffErrorCode } from '@redline/shared';
+import { countCharacters, hasReadableText, hasVisibleText, type BffErrorCode } from '@redline/shared';
 import { HttpError } from '../errors.ts';
 import { looksLikeToken } from '../members.ts';
 
@@ -52,6 +52,14 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxC
   if (typeof text === 'string') {
     if (!hasVisibleText(text)) {
       throw HttpError.of(400, 'empty_text', 'The text is empty. Select or type some text to check.', { fields: { text: 'empty' } });
+    }
+    if (!hasReadableText(text)) {
+      throw HttpError.of(
+        400,
+        'empty_text',
+        'The text holds only invisible characters (zero-width spaces, joiners or marks, say), so there is nothing to check and no word to charge. Select or type some text to check.',
+        { fields: { text: 'empty' } },
+      );
     }
     if (UNSTORABLE.test(text)) {
       throw HttpError.of(

@@ -357,26 +357,27 @@ export class OperationEngine {
    */
   async #execute(record: OperationRecord, text?: string, justStored = false): Promise<Settled> {
     const parts = justStored ? [] : await this.options.ledger.partsOf(record.memberId, record.operationId);
-    const completed = parts.length > 0 ? await this.#executeDocument(record, parts, text) : await this.#forward(record, justStored);
-    return { record: completed, replayed: false };
+    return parts.length > 0 ? this.#executeDocument(record, parts, text) : this.#forward(record, justStored);
   }
 
-  async #forward(record: OperationRecord, attemptCounted = false): Promise<OperationRecord> {
+  async #forward(record: OperationRecord, attemptCounted = false): Promise<Settled> {
     const attempt = await this.#attempt(record, attemptCounted);
     if (!attempt.ok) throw attempt.error;
-    return attempt.record;
+    return { record: attempt.record, replayed: !attempt.completedHere };
   }
 
   /**
    * One upstream operation: forwards its stored bytes with its stored key and records the
    * outcome. `settled`: the failure is final for this key and recorded in the ledger.
+   * `completedHere`: this attempt recorded the completion (and counts its words); false when
+   * another request or instance, running the same key at once, recorded it first.
    */
   async #attempt(
     record: OperationRecord,
     attemptCounted = false,
-  ): Promise<{ ok: true; record: OperationRecord } | { ok: false; error: HttpError; settled: boolean; wordsCharged?: number }> {
+  ): Promise<{ ok: true; record: OperationRecord; completedHere: boolean } | { ok: false; error: HttpError; settled: boolean; wordsCharged?: number }> {
     const { ledger, forwarder, metrics, logger } = this.options;
-    if (record.state === 'completed') return { ok: true, record };
+    if (record.state === 'completed') return { ok: true, record, completedHere: false };
     if (!attemptCounted) await ledger.countAttempt(record.memberId, record.operationId);
     const outcome = await forwarder.forward({
       product: record.product,
@@ -411,14 +412,21 @@ export class OperationEngine {
       return { ok: false, error, settled: true, wordsCharged };
     }
     const wordsCharged = wordsOf(record.product, parsed.data);
+    if (wordsCharged > record.requestBody!.length) {
+      // More words than characters sent, under any way of counting words: the upstream's own
+      // error, or a charge to look into. It is what the account paid, so it is recorded as is.
+      metrics.implausibleCharges.inc({ product: record.product });
+      logger.warn({ ...log, wordsCharged, charactersSent: record.requestBody!.length }, 'upstream charged more words than the request has characters; recorded as charged');
+    }
     if (large) await yieldToEventLoop();
-    const completed = await this.#complete(record, {
+    const { record: completed, completedHere } = await this.#complete(record, {
       result: parsed.data,
       source: forwarder.source,
       wordsCharged,
       acceptedKey: outcome.acceptedKey === record.idempotencyKey ? undefined : outcome.acceptedKey,
       acceptedKeySource: outcome.acceptedKeySource,
     });
+    if (!completedHere) return { ok: true, record: completed, completedHere };
     if (outcome.acceptedKey && outcome.acceptedKey !== record.idempotencyKey) {
       logger.warn({ ...log, keySource: outcome.acceptedKeySource ?? 'unknown' }, 'upstream accepted a different idempotency key; recorded');
     }
@@ -428,7 +436,7 @@ export class OperationEngine {
       this.#activity.completed(record.product, forwarder.source, wordsCharged);
       if (logger.isLevelEnabled('debug')) logger.debug({ ...log, wordsCharged, source: forwarder.source }, 'operation completed');
     }
-    return { ok: true, record: completed };
+    return { ok: true, record: completed, completedHere };
   }
 
   /** The words of an operation's input, as the upstream charges them (whitespace-separated words). */
@@ -436,10 +444,18 @@ export class OperationEngine {
     return documentWords(inputFromBody(record.product, record.operationId, record.requestBody!).text).words;
   }
 
-  /** Records the completion and returns the record as the ledger now holds it, without reading it back. */
-  async #complete(record: OperationRecord, completion: Completion): Promise<OperationRecord> {
-    await this.options.ledger.completeOperation(record, completion);
-    return {
+  /**
+   * Records the completion and returns the record as the ledger now holds it: built here, or read
+   * back when another request or instance running the same key completed it first.
+   */
+  async #complete(record: OperationRecord, completion: Completion): Promise<{ record: OperationRecord; completedHere: boolean }> {
+    const { ledger } = this.options;
+    const completedHere = await ledger.completeOperation(record, completion);
+    if (!completedHere) {
+      const stored = await ledger.findOperation(record.memberId, record.operationId);
+      if (stored?.state === 'completed') return { record: stored, completedHere };
+    }
+    const completed: OperationRecord = {
       ...record,
       state: 'completed',
       result: completion.result,
@@ -450,6 +466,7 @@ export class OperationEngine {
       acceptedKey: completion.acceptedKey ?? null,
       acceptedKeySource: completion.acceptedKeySource ?? null,
     };
+    return { record: completed, completedHere };
   }
 
   /**
@@ -471,9 +488,9 @@ export class OperationEngine {
    * again. A part the upstream refused for good settles the document with that error; an
    * open outcome leaves it pending, to be resumed.
    */
-  async #executeDocument(parent: OperationRecord, parts: OperationRecord[], text?: string): Promise<OperationRecord> {
+  async #executeDocument(parent: OperationRecord, parts: OperationRecord[], text?: string): Promise<Settled> {
     const { ledger, partConcurrency, forwarder, logger } = this.options;
-    if (parent.state === 'completed') return parent;
+    if (parent.state === 'completed') return { record: parent, replayed: true };
     if (parts.some((part) => part.state === 'completed' && part.expiredAt !== null)) {
       // A part's result is gone (purged by a version that did not keep a failed document's parts
       // with it): the document cannot be merged, and no other part is sent or charged for it.
@@ -517,11 +534,13 @@ export class OperationEngine {
           ? mergeHumanizations(document, results as HumanizeResponse[])
           : mergePlagiarismChecks(document, results as PlagiarismResponse[]);
     await yieldToEventLoop();
-    const completed = await this.#complete(parent, { result: merged, source: forwarder.source, wordsCharged: wordsOf(parent.product, merged) });
-    this.#activity.completed(parent.product, forwarder.source, completed.wordsCharged);
-    logger.info({ operationId: parent.operationId, product: parent.product, parts: parts.length }, 'document operation completed');
+    const { record: completed, completedHere } = await this.#complete(parent, { result: merged, source: forwarder.source, wordsCharged: wordsOf(parent.product, merged) });
+    if (completedHere) {
+      this.#activity.completed(parent.product, forwarder.source, completed.wordsCharged);
+      logger.info({ operationId: parent.operationId, product: parent.product, parts: parts.length }, 'document operation completed');
+    }
     await yieldToEventLoop(); // the answer is serialised next
-    return completed;
+    return { record: completed, replayed: !completedHere };
   }
 
   #outcome({ record, replayed }: Settled): OperationOutcome {

@@ -159,7 +159,11 @@ export interface Ledger {
   partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]>;
   /** Counts an attempt beyond the one a single operation's insert counted. */
   countAttempt(memberId: string, operationId: string): Promise<void>;
-  completeOperation(operation: OperationKey, completion: Completion): Promise<void>;
+  /**
+   * Settles an operation as completed; false when it already was (another request or instance
+   * completed it first), and nothing changed: that caller's answer is a replay of the charge.
+   */
+  completeOperation(operation: OperationKey, completion: Completion): Promise<boolean>;
   /**
    * Settles an operation as failed and drops the request bytes (of a document's parts too). `wordsCharged`: what the upstream charged for a failed
    * document's completed parts, which stays counted against the member's budget.

@@ -183,7 +183,8 @@ export const COMPLETE_OPERATIONS = {
          FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
            AS v (result, source, words_charged, accepted_key, accepted_key_source, member_id, operation_id),
            ${WITHOUT_WAITING_FOR_DISK}
-         WHERE o.member_id = v.member_id AND o.operation_id = v.operation_id AND o.state != 'completed'`,
+         WHERE o.member_id = v.member_id AND o.operation_id = v.operation_id AND o.state != 'completed'
+         RETURNING o.member_id, o.operation_id`,
 };
 
 /**
@@ -261,12 +262,12 @@ export class PostgresLedger implements Ledger {
   }
 
   /** The completions of one turn, a statement per member and product. */
-  readonly #complete = perTurn<CompleteCall, void>((calls) =>
+  readonly #complete = perTurn<CompleteCall, boolean>((calls) =>
     inGroups(calls, (call) => usageRow(call.operation), BATCH_OPERATIONS, (group) => this.#completeTogether(group)),
   );
 
-  /** Completes `calls` in one statement; the outcomes in their order. */
-  async #completeTogether(calls: CompleteCall[]): Promise<Settled<void>[]> {
+  /** Completes `calls` in one statement; the outcomes in their order (whether each call completed its operation). */
+  async #completeTogether(calls: CompleteCall[]): Promise<Settled<boolean>[]> {
     const values = ({ operation, completion }: CompleteCall) => [
       JSON.stringify(completion.result),
       completion.source,
@@ -276,16 +277,22 @@ export class PostgresLedger implements Ledger {
       operation.memberId,
       operation.operationId,
     ];
-    const write = async (some: CompleteCall[]) => void (await this.pool.query({ ...COMPLETE_OPERATIONS, values: columns(some.map(values)) }));
-    const one = (call: CompleteCall) => write([call]);
+    const write = async (some: CompleteCall[]) => {
+      const { rows } = await this.pool.query<{ member_id: string; operation_id: string }>({ ...COMPLETE_OPERATIONS, values: columns(some.map(values)) });
+      // An operation completed once in the statement counts for the first of its calls only.
+      const completed = new Set(rows.map((row) => `${row.member_id}\u0000${row.operation_id}`));
+      return some.map(({ operation }) => completed.delete(`${operation.memberId}\u0000${operation.operationId}`));
+    };
+    const one = async (call: CompleteCall) => (await write([call]))[0]!;
     if (calls.length === 1) return eachOnItsOwn(calls, one);
+    let completed: boolean[];
     try {
-      await write(calls);
+      completed = await write(calls);
     } catch (error) {
       if (writeOneByOne(error)) return eachOnItsOwn(calls, one);
       throw error;
     }
-    return calls.map(() => ({ ok: true, value: undefined }));
+    return completed.map((value) => ({ ok: true, value }));
   }
 
   /** Connects and brings the schema up to date. */
@@ -488,8 +495,8 @@ export class PostgresLedger implements Ledger {
     });
   }
 
-  async completeOperation(operation: OperationKey, completion: Completion): Promise<void> {
-    await this.#complete({ operation, completion });
+  async completeOperation(operation: OperationKey, completion: Completion): Promise<boolean> {
+    return this.#complete({ operation, completion });
   }
 
   async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {

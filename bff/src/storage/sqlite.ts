@@ -353,10 +353,10 @@ export class SqliteLedger implements Ledger {
       .run(new Date().toISOString(), memberId, operationId);
   }
 
-  async completeOperation({ memberId, operationId }: OperationKey, completion: Completion): Promise<void> {
+  async completeOperation({ memberId, operationId }: OperationKey, completion: Completion): Promise<boolean> {
     const result = JSON.stringify(completion.result);
     const now = new Date().toISOString();
-    await this.#batch.run(() =>
+    const { changes } = await this.#batch.run(() =>
       this.#sql(
         `UPDATE operations SET state = 'completed', result = ?, source = ?, error = NULL, words_charged = ?,
            request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?, expired_at = NULL
@@ -366,6 +366,7 @@ export class SqliteLedger implements Ledger {
       // upstream's stored response without a second charge.
       { waitForDisk: false },
     );
+    return changes > 0;
   }
 
   async failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged = 0): Promise<void> {
