@@ -15,7 +15,8 @@ function words(characters: number, seed = 0): string {
 }
 
 const BLANK_WITH_NEL = `${words(159_998)}\n\n\u0085\n\n${words(160_000, 7)}`;
-const BOMS = '\uFEFF'.repeat(170_000);
+/** A word, then format characters alone (a text of nothing but them is refused as empty). */
+const BOMS = `Marks${'\uFEFF'.repeat(170_000)}`;
 const ONE_WORD = 'a'.repeat(300_000);
 
 async function cost(h: Harness, text: string) {
@@ -38,7 +39,7 @@ for (const ledger of ['sqlite', 'postgres'] as const) {
 
     it.each([
       ['words, a blank line holding U+0085, words', BLANK_WITH_NEL, 2],
-      ['170,000 U+FEFF (format characters, one word)', BOMS, 2],
+      ['a word, then 170,000 U+FEFF (format characters)', BOMS, 2],
       ['one word of 300,000 characters', ONE_WORD, 2],
     ])('%s: answered in parts the upstream accepts, charged what /v1/cost predicted', async (_name, text, parts) => {
       await h.control.reset();
@@ -103,7 +104,7 @@ describe('offline mode', () => {
   // its own work); it runs here on the text it finishes quickly.
   it.each([
     ['words, a blank line holding U+0085, words', BLANK_WITH_NEL, false],
-    ['170,000 U+FEFF', BOMS, true],
+    ['a word, then 170,000 U+FEFF', BOMS, true],
     ['one word of 300,000 characters', ONE_WORD, false],
   ])('%s: answered, nothing stays pending', async (_name, text, withHumanizer) => {
     const predicted = await cost(h, text);
