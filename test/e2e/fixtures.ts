@@ -116,4 +116,4 @@ export const test = base.extend<{ page: Page }, { stack: Stack }>({
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect } from './expect.ts';

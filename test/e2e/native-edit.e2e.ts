@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
 import fc from 'fast-check';
-import { test, expect, chromium, type Browser, type Page } from '@playwright/test';
+import { test, chromium, type Browser, type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { CHROMIUM_PATH } from '../system.ts';
 
 // The browser's own edit as an accept runs it (extension/lib/page/native-edit.ts), on generated

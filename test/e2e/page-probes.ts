@@ -1,4 +1,4 @@
-import { expect } from '@playwright/test';
+import { expect } from './expect.ts';
 import { AI_SENTENCES } from './pages/text.ts';
 import { SPACER } from '../../extension/lib/content/dom-text.ts';
 

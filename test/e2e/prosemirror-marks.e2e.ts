@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import fc from 'fast-check';
-import { test, expect, chromium, type Browser, type Page } from '@playwright/test';
+import { test, chromium, type Browser, type Page } from '@playwright/test';
+import { expect } from './expect.ts';
 import { CHROMIUM_PATH } from '../system.ts';
 import { runsRemovedFirst, shortestChange } from '../../extension/lib/content/edit-regions.ts';
 

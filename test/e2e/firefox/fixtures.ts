@@ -149,4 +149,4 @@ export const test = base.extend<{ tab: Page }, { firefox: FirefoxStack }>({
   },
 });
 
-export { expect } from '@playwright/test';
+export { expect } from '../expect.ts';
