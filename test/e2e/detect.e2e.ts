@@ -102,6 +102,18 @@ test('password and read-only fields are never read', async ({ page, stack }) => 
   expect(JSON.stringify(received)).not.toContain('hunter2');
 });
 
+test('a field of spaces and invisible characters alone is not sent: the writer is told there is no text yet', async ({ page, stack }) => {
+  await page.goto(`${stack.pagesUrl}/plain.html`);
+  const field = page.locator('#field');
+  const received = () => fetch(`${stack.doubleUrl}/__control/received`).then((response) => response.json() as Promise<unknown[]>);
+  const before = (await received()).length;
+  await field.fill(' \u200b\u200d\n\ufeff\u00ad ');
+  await field.click();
+  await stack.run(page, 'detector');
+  await waitForToast(page, /There is no text to check here yet/);
+  expect((await received()).length).toBe(before);
+});
+
 test('side panel: explains ai_percentage, lists flagged sentences, and clicking one selects it in the page', async ({ page, stack }) => {
   await page.goto(`${stack.pagesUrl}/plain.html`);
   await page.locator('#editor').click();

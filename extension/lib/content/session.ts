@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { countWords } from '@redline/shared/text';
+import { countWords, hasReadableText } from '@redline/shared/text';
 import type { ApplyOutcome, CheckError, CheckReply, CheckRequest, ProductName } from '../messages.ts';
 import { formatScore } from '../format.ts';
 import { DETECTOR_VERSION, getSettings, isSiteDisabled, type Settings } from '../settings.ts';
@@ -165,7 +165,8 @@ export class PageSession {
       return;
     }
     const text = target.readText();
-    if (!text.trim()) {
+    // Spaces and invisible characters (zero-width spaces, say) alone are nothing to check, and the BFF refuses them.
+    if (!hasReadableText(text)) {
       this.#toast.show('There is no text to check here yet.', { actions: [this.#dismiss()] });
       return;
     }
@@ -193,7 +194,7 @@ export class PageSession {
       target = undefined;
     }
     const text = target?.readText() ?? '';
-    if (!target || !text.trim()) {
+    if (!target || !hasReadableText(text)) {
       this.#toast.show('Redline could not find the main text of this page.', {
         note: 'Select the text you want to check and use “Check for AI writing” instead.',
         actions: [this.#dismiss()],
