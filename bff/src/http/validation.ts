@@ -50,16 +50,11 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxC
     );
   }
   if (typeof text === 'string') {
-    if (!hasVisibleText(text)) {
-      throw HttpError.of(400, 'empty_text', 'The text is empty. Select or type some text to check.', { fields: { text: 'empty' } });
-    }
     if (!hasReadableText(text)) {
-      throw HttpError.of(
-        400,
-        'empty_text',
-        'The text holds only invisible characters (zero-width spaces, joiners or marks, say), so there is nothing to check and no word to charge. Select or type some text to check.',
-        { fields: { text: 'empty' } },
-      );
+      const what = hasVisibleText(text)
+        ? 'The text holds only invisible characters (zero-width spaces, joiners or marks, say), so there is nothing to check and no word to charge.'
+        : 'The text is empty.';
+      throw HttpError.of(400, 'empty_text', `${what} Select or type some text to check.`, { fields: { text: 'empty' } });
     }
     if (UNSTORABLE.test(text)) {
       throw HttpError.of(
