@@ -449,18 +449,24 @@ test("ProseMirror + Yjs: the writer's caret after the sentence stays between the
 // to the edit cannot be told from the text (an editor that writes the suggestion twice reads the
 // same way), so the accept is not claimed: the panel says the text was left as it is, to be
 // checked, or, when their word came while the sentence was selected, that the suggestion is
-// withdrawn (the text changed). Every word of theirs stays, in order, and the sentence is whole.
-// (A defect until 2026-11-27: the apply took a word of theirs at the range's edge for part of its
-// range and put the range back over it, and Quill took one into the selection the edit replaced:
-// CodeMirror and Lexical lost 5 words, Quill 1 to 4.)
+// withdrawn (the text changed). Every word of theirs stays, in order, and the sentence is whole
+// but for their words. (A defect until 2026-11-27: the apply took a word of theirs at the range's
+// edge for part of its range and put the range back over it, and Quill took one into the selection
+// the edit replaced: CodeMirror and Lexical lost 5 words, Quill 1 to 4.) Their words may follow
+// the edit's inserted words rather than precede them: a word of theirs typed while the edit was on
+// its way to them is a concurrent insert at the same place, which Yjs orders by client id, and
+// their caret stays after their word (seen in Quill on a loaded machine, 1 run in 32: "co1 … co7
+// Today, artificial intelligence is central to co8 … co16 fostering innovation.").
 for (const editor of COAUTHOR_EDITORS)
   test(`${editor.name} + Yjs: a co-author typing every 60 ms just before the sentence during Accept of suggestion 1 loses nothing, and what the panel says holds`, async ({ page, stack }) => {
     const { panel, before, after, words, accepted, problem, original, rewrite } = await acceptWhileCoauthorTypes(page, stack, editor, 'caret', 60, 0);
     if (accepted) expect(after).toBe(words.join('') + before.replace(original, rewrite));
     else {
       expect(problem).toMatch(/^Not marked accepted: .*Redline left the text as it is|^Withdrawn: the text changed/);
-      // The sentence holds the suggestion, whole, or its original, whole.
-      expect([before, before.replace(original, rewrite)].map((text) => words.join('') + text)).toContain(after);
+      // Every word of theirs, once each, in the order typed.
+      expect(after.match(/co\d+ /g)).toEqual(words);
+      // Without their words, the sentence holds the suggestion, whole, or its original, whole.
+      expect([before, before.replace(original, rewrite)]).toContain(after.replace(/co\d+ /g, ''));
     }
     await panel.close();
   });
