@@ -23,6 +23,9 @@ const PRODUCT_NAMES: Record<Product, string> = {
   plagiarism: 'plagiarism checker',
 };
 
+/** "1 second", "5 seconds": a wait in a message. */
+export const secondsOf = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
+
 export const productName = (product: Product) => PRODUCT_NAMES[product];
 
 /** The errors that come from the upstream's answers (upstream-api.md, section 7). */
@@ -41,14 +44,14 @@ export const upstreamErrors = {
   noSubscription: (product: Product) =>
     HttpError.of(403, 'no_subscription', `The team's plan has no active subscription for the ${productName(product)}. Ask your administrator to check the plan.`, { product }),
   busy: (retryAfterSeconds: number) =>
-    HttpError.of(503, 'busy', `The analysis service is busy. Try again in ${retryAfterSeconds} seconds; nothing extra will be charged.`, { retryAfterSeconds }),
+    HttpError.of(503, 'busy', `The analysis service is busy. Try again in ${secondsOf(retryAfterSeconds)}; nothing extra will be charged.`, { retryAfterSeconds }),
   providerAborted: () =>
     HttpError.of(502, 'provider_aborted', 'The analysis provider stopped this check safely. Nothing was charged. Try again later.', { retryAfterSeconds: 30 }),
   usageRecordingUnavailable: (retryAfterSeconds: number) =>
     HttpError.of(
       503,
       'usage_recording_unavailable',
-      `The service could not confirm usage for this check, so it held the result back. Try again in ${retryAfterSeconds} seconds: the same check will not be charged twice.`,
+      `The service could not confirm usage for this check, so it held the result back. Try again in ${secondsOf(retryAfterSeconds)}: the same check will not be charged twice.`,
       { retryAfterSeconds },
     ),
   resultExpired: () =>
@@ -56,7 +59,7 @@ export const upstreamErrors = {
   keyRejected: () =>
     HttpError.of(502, 'upstream_key_rejected', "The BFF's service key was refused by the analysis service. An administrator must update the BFF's upstream key."),
   unreachable: (retryAfterSeconds: number) =>
-    HttpError.of(504, 'upstream_unreachable', `The analysis service could not be reached. Try again in ${retryAfterSeconds} seconds; nothing will be charged twice.`, { retryAfterSeconds }),
+    HttpError.of(504, 'upstream_unreachable', `The analysis service could not be reached. Try again in ${secondsOf(retryAfterSeconds)}; nothing will be charged twice.`, { retryAfterSeconds }),
   /** A status the upstream never answers (a 404 page from a wrong UPSTREAM_BASE_URL): nothing ran. */
   unexpectedStatus: (status: number) =>
     HttpError.of(

@@ -325,7 +325,8 @@ describe('malformed input gets a clear 4xx JSON error, never a 500 or a stack tr
     ['a JSON array', [1, 2, 3], 400, 'invalid_request'],
     ['JSON null', null, 400, 'invalid_request'],
     ['a JSON string', 'just text', 400, 'invalid_request'],
-    ['__proto__ carrying the fields', JSON.parse('{"__proto__": {"operationId": "abcdefgh1", "text": "hello there"}}'), 400, 'invalid_operation_id'],
+    // Both fields missing: a request problem, not an id problem.
+    ['__proto__ carrying the fields', JSON.parse('{"__proto__": {"operationId": "abcdefgh1", "text": "hello there"}}'), 400, 'invalid_request'],
   ])('%s', async (_name, body, status, code) => {
     const answer = await rawPost('/v1/detect', JSON.stringify(body), json);
     expectClearRefusal(answer, status, code);

@@ -310,6 +310,83 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       for (const secret of [token, newToken, h.token, admin.cookie.split('=')[1]!]) expect(h.logs.text).not.toContain(secret);
     });
 
+    it('a budget change touches only the products it names (null removes one); a body that is not JSON, or names none, changes nothing', async () => {
+      const added = await browser.send('/console/api/members', { session: admin, body: { name: 'budgeted', budgets: { detector: 100, humanizer: 50 } } });
+      const id: string = added.body.member.id;
+      const budgetsOf = async () => (await h.bff.ledger.listMembers()).find((member) => member.id === id)!.budgets;
+      const change = (body: unknown) => browser.send(`/console/api/members/${id}/budgets`, { session: admin, body });
+
+      expect((await change({ plagiarism: 20 })).body).toEqual({ budgets: { detector: 100, humanizer: 50, plagiarism: 20 } });
+      expect((await change({ humanizer: null, detector: 7 })).body).toEqual({ budgets: { detector: 7, plagiarism: 20 } });
+      expect(await budgetsOf()).toEqual({ detector: 7, plagiarism: 20 });
+
+      const none = await change({});
+      expect(none.status).toBe(400);
+      expect(none.body.error.message).toMatch(/name at least one product/);
+      // The same JSON as text/plain, a form, or no body at all: refused, never read as "no budgets".
+      for (const [contentType, body] of [
+        ['text/plain', '{"detector":1}'],
+        ['application/x-www-form-urlencoded', 'detector=1'],
+      ] as const) {
+        const answer = await fetch(`${h.bff.url}/console/api/members/${id}/budgets`, {
+          method: 'POST',
+          headers: { 'content-type': contentType, cookie: admin.cookie, 'x-redline-csrf': admin.csrf, origin: h.bff.url },
+          body,
+        });
+        expect(answer.status, contentType).toBe(415);
+        expect((await answer.json()).error).toMatchObject({ code: 'unsupported_media_type', message: expect.stringMatching(/application\/json/) });
+      }
+      const empty = await fetch(`${h.bff.url}/console/api/members/${id}/budgets`, { method: 'POST', headers: { cookie: admin.cookie, 'x-redline-csrf': admin.csrf, origin: h.bff.url } });
+      expect(empty.status).toBe(400);
+      expect(await budgetsOf()).toEqual({ detector: 7, plagiarism: 20 });
+      const audit = (await browser.send('/console/api/audit', { session: admin })).body.entries.filter((entry: { action: string }) => entry.action === 'budgets_changed');
+      expect(audit.map((entry: { detail: unknown }) => entry.detail)).toEqual([
+        { change: { humanizer: null, detector: 7 }, budgets: { detector: 7, plagiarism: 20 } },
+        { change: { plagiarism: 20 }, budgets: { detector: 100, humanizer: 50, plagiarism: 20 } },
+      ]);
+    });
+
+    it('two administrators demoting or revoking each other at once: one is refused (409, the last administrator), one administrator is left', async () => {
+      const store = await h.bff.ledger.consoleStore();
+      const makeAdmin = async (name: string) => {
+        const added = await browser.send('/console/api/members', { session: admin, body: { name, role: 'admin' } });
+        expect(added.status, added.raw).toBe(201);
+        return { id: added.body.member.id as string, session: await browser.signIn('/console/api/sign-in', { token: added.body.token }) };
+      };
+      const first = await makeAdmin('admin-one');
+      const second = await makeAdmin('admin-two');
+      // The two are the only administrators left.
+      for (const member of await h.bff.ledger.listMembers()) if (member.role === 'admin' && ![first.id, second.id].includes(member.id)) expect(await store.setRole(member.id, 'member')).toBe(true);
+      const activeAdmins = async () => (await h.bff.ledger.listMembers()).filter((member) => member.role === 'admin' && !member.revokedAt).map((member) => member.id);
+
+      const demotions = await Promise.all([
+        browser.send(`/console/api/members/${second.id}/role`, { session: first.session, body: { role: 'member' } }),
+        browser.send(`/console/api/members/${first.id}/role`, { session: second.session, body: { role: 'member' } }),
+      ]);
+      expect(demotions.map((answer) => answer.status).sort()).toEqual(expect.arrayContaining([200]));
+      expect(await activeAdmins()).toHaveLength(1);
+      const refused = demotions.find((answer) => answer.status !== 200)!;
+      // Refused by the statement (409), or by the role check before it, when the other demotion committed first (403).
+      expect([403, 409]).toContain(refused.status);
+      if (refused.status === 409) expect(refused.body.error.message).toMatch(/is the team's last administrator: making them a member would leave nobody/);
+
+      // The store itself, at once: never the last one.
+      expect(await store.setRole(second.id, 'admin')).toBe(true);
+      expect(await store.setRole(first.id, 'admin')).toBe(true);
+      const stored = await Promise.all([store.setRole(first.id, 'member'), store.setRole(second.id, 'member')]);
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      expect(await activeAdmins()).toHaveLength(1);
+      const [left] = await activeAdmins();
+      expect(await h.bff.ledger.revokeMember(left!)).toBe(false);
+      expect(await store.setRole(left!, 'member')).toBe(false);
+
+      expect(await store.setRole(first.id, 'admin')).toBe(true);
+      expect(await store.setRole(second.id, 'admin')).toBe(true);
+      const revoked = await Promise.all([h.bff.ledger.revokeMember(first.id), h.bff.ledger.revokeMember(second.id)]);
+      expect(revoked.filter(Boolean)).toHaveLength(1);
+      expect(await activeAdmins()).toHaveLength(1);
+    });
+
     it('usage per day and member, as JSON and CSV', async () => {
       const token = await h.addMember('counter');
       for (let i = 0; i < 2; i++) expect((await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS }, { token })).status).toBe(200);

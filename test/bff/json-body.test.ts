@@ -91,6 +91,11 @@ describe('reading /v1 bodies', () => {
     const empty = await send(Buffer.alloc(0), {});
     expect(empty.status).toBe(400);
     expect(empty.body.error.fields).toHaveProperty('text');
+    // An operation's: both fields missing is a request problem, not an id problem.
+    const operation = await send(Buffer.alloc(0), {}, false, '/v1/detect');
+    expect(operation.status).toBe(400);
+    expect(operation.body.error.code).toBe('invalid_request');
+    expect(Object.keys(operation.body.error.fields).sort()).toEqual(['operationId', 'text']);
   });
 
   it('keeps serving the connection after refusing a body', async () => {

@@ -168,11 +168,14 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect((await ledger.findOperation('m_1', 'r-pending'))?.requestBody).not.toBeNull();
     // The completed parts of the failed and of the pending document stay charged.
     expect((await ledger.wordsCharged('m_1')).detector).toBe(charged.detector + 7 + 3 + 3);
-    // A reduced failure is never reopened, and the caller hears that it was not.
-    expect(await ledger.reopenOperation('m_1', 'r-fail', '{}', 1)).toEqual({ status: 'changed' });
-    expect((await ledger.findOperation('m_1', 'r-fail'))?.state).toBe('failed');
     // A failed document is reduced with its parts, and only then: its completed part stayed above.
     expect(await ledger.findOperation('m_1', 'r-doc#0')).toMatchObject({ expiredAt: expect.any(String), result: null });
+    // A reduced failed document is never reopened (its parts' results are gone), and the caller hears that it was not.
+    expect(await ledger.reopenOperation('m_1', 'r-doc', '{}', 1)).toEqual({ status: 'changed' });
+    expect((await ledger.findOperation('m_1', 'r-doc'))?.state).toBe('failed');
+    // A reduced single failure that charged nothing runs again (runsAgainAfterRetention), no longer reduced.
+    expect(await ledger.reopenOperation('m_1', 'r-fail', '{}', 1)).toEqual({ status: 'inserted' });
+    expect(await ledger.findOperation('m_1', 'r-fail')).toMatchObject({ state: 'pending', expiredAt: null, requestBody: '{}' });
   });
 
   it('answers each operation of one turn on its own (written together): new, stored before, the same twice, over budget', async () => {

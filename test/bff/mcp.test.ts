@@ -104,8 +104,10 @@ describe('tool errors carry the BFF code and message', () => {
     const before = await h.control.account('demo');
     const other = await client.callTool({ name: 'detect_ai_text', arguments: { text: `${MIXED_TEXT} And one more.`, idempotency_key } });
     expect(other.isError).toBe(true);
-    expect(toolJson(other).error).toMatchObject({ code: 'operation_id_reused', operationId: idempotency_key });
-    expect(toolSummary(other)).toMatch(/different text.*new operation id/);
+    // In the tool's words: its operation id is the idempotency_key argument.
+    expect(toolJson(other).error).toMatchObject({ code: 'operation_id_reused', idempotency_key });
+    expect(toolSummary(other)).toMatch(/This idempotency_key was already used for a different text.*new idempotency_key/);
+    expect(JSON.stringify(other.content)).not.toMatch(/operation id|operationId/);
     const otherTool = await client.callTool({ name: 'humanize_text', arguments: { text: MIXED_TEXT, idempotency_key } });
     expect(toolJson(otherTool).error.code).toBe('operation_id_reused');
     expect((await h.control.account('demo')).charged).toEqual(before.charged);

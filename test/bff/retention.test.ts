@@ -112,6 +112,30 @@ describe.each(ledgers)('%s', (name, openLedger, ledgerEnv) => {
     clockOffset = 0;
   });
 
+  it('a failed check that charged nothing runs again after the retention period, charged once; not refused as expired', async () => {
+    const text = `${marker('FailedLong')} ${MIXED_TEXT}`;
+    await h.control.setBalances('demo', { detector: 1 });
+    const operationId = newOperationId();
+    expect((await h.call('/v1/detect', { operationId, text })).body.error.code).toBe('quota_exceeded');
+    const chargedBefore = (await h.control.account('demo')).charged.detector;
+
+    clockOffset = 25 * HOUR;
+    await waitFor(async () => JSON.parse(await stored(operationId)).expiredAt !== null, 'the purge of the failed operation');
+    expect(JSON.parse(await stored(operationId))).toMatchObject({ state: 'failed', wordsCharged: 0, error: null });
+
+    await h.control.setBalances('demo', { detector: 1_000_000 });
+    const repeat = await h.call('/v1/detect', { operationId, text });
+    expect(repeat.status, repeat.raw).toBe(200);
+    expect(repeat.body.replayed).toBe(false);
+    expect((await h.control.account('demo')).charged.detector).toBe(chargedBefore + repeat.body.wordsCharged);
+    expect(JSON.parse(await stored(operationId))).toMatchObject({ state: 'completed', expiredAt: null });
+    // Once: a second repeat is the stored answer.
+    const again = await h.call('/v1/detect', { operationId, text });
+    expect(again.body).toMatchObject({ replayed: true, wordsCharged: repeat.body.wordsCharged });
+    expect((await h.control.account('demo')).charged.detector).toBe(chargedBefore + repeat.body.wordsCharged);
+    clockOffset = 0;
+  });
+
   it.runIf(name === 'PostgreSQL')('PostgreSQL holds no request text in the row after settlement', async () => {
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();
@@ -158,7 +182,8 @@ describe('a large document that fails part-way (SQLite)', () => {
 });
 
 const documentSchema = `${schema}_documents`;
-afterAll(() => dropSchema(documentSchema));
+const expiredDocumentSchema = `${schema}_expired_documents`;
+afterAll(() => Promise.all([dropSchema(documentSchema), dropSchema(expiredDocumentSchema)]));
 const documentLedgers = ledgers.map(([name, open, env]) => [name, open && (() => PostgresLedger.open(POSTGRES_URL, documentSchema)), env] as const);
 
 describe.each(documentLedgers)('a failed large document and the purge (%s)', (name, openLedger, ledgerEnv) => {
@@ -198,6 +223,36 @@ describe.each(documentLedgers)('a failed large document and the purge (%s)', (na
       expect(repeated.status).toBe(200);
       expect(repeated.body.wordsCharged).toBe(countWords(text));
       expect((await h.control.account('demo')).charged.detector).toBe(countWords(text));
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
+
+  it('a document that failed part-way, past the retention period: 410 saying it failed and what stays charged, nothing sent', async () => {
+    let clockOffset = 0;
+    const h = await startHarness({
+      env: { BFF_PART_CONCURRENCY: '1', BFF_RESULT_RETENTION_HOURS: '24', BFF_PURGE_INTERVAL_SECONDS: '0.2', ...ledgerEnv },
+      ledger: openLedger ? await PostgresLedger.open(POSTGRES_URL, expiredDocumentSchema) : undefined,
+      now: () => Date.now() + clockOffset,
+    });
+    try {
+      const text = documentText();
+      const operationId = newOperationId();
+      await h.control.setBalances('demo', { detector: partWords(text) + 10 });
+      const failed = await h.call('/v1/detect', { operationId, text });
+      expect(failed.body.error.code).toBe('quota_exceeded');
+      expect(failed.body.error.message).toMatch(/repeating this operation id within 24 hours reuses those parts/);
+
+      clockOffset = 25 * HOUR;
+      const member = (await h.bff.ledger.memberByTokenHash(hashToken(h.token)))!;
+      await waitFor(async () => (await h.bff.ledger.findOperation(member.id, operationId))?.expiredAt != null, 'the purge of the document');
+      const sent = (await h.control.received()).length;
+      await h.control.setBalances('demo', { detector: 10_000_000 });
+      const repeated = await h.call('/v1/detect', { operationId, text });
+      expect(repeated.status).toBe(410);
+      expect(repeated.body.error).toMatchObject({ code: 'result_expired', message: expect.stringMatching(/^This check failed more than 24 hours ago/) });
+      expect(repeated.body.error.message).toContain(`the ${partWords(text).toLocaleString('en-US')} words it was charged stay counted`);
+      expect((await h.control.received()).length).toBe(sent);
     } finally {
       await h.close();
     }

@@ -8,6 +8,7 @@ export type ConsoleErrorCode =
   | 'csrf_refused'
   | 'forbidden'
   | 'invalid_request'
+  | 'unsupported_media_type'
   | 'invalid_sign_in'
   | 'not_found'
   | 'secret_key_missing'

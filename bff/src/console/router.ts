@@ -49,6 +49,10 @@ const DEFAULT_STATIC_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist
 
 const Budget = z.number().int().min(0).max(1_000_000_000).nullable().optional();
 const BudgetsBody = z.object({ detector: Budget, humanizer: Budget, plagiarism: Budget }).strict();
+/** A change of budgets: a number sets a product's budget, null clears it, a product left out keeps its own. */
+const BudgetChangeBody = BudgetsBody.refine((body) => PRODUCTS.some((product) => body[product] !== undefined), {
+  message: 'name at least one product (detector, humanizer, plagiarism): a number of words sets its budget, null removes it',
+});
 const NewMemberBody = z.object({ name: z.string(), role: z.enum(ROLES).default('member'), budgets: BudgetsBody.default({}) }).strict();
 const RoleBody = z.object({ role: z.enum(ROLES) }).strict();
 const RateLimitBody = z.object({ requests: z.number().int().min(1).max(1_000_000).nullable() }).strict();
@@ -66,6 +70,13 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
 
 const toBudgets = (body: z.infer<typeof BudgetsBody>): Budgets =>
   Object.fromEntries(PRODUCTS.flatMap((product) => (typeof body[product] === 'number' ? [[product, body[product]]] : []))) as Budgets;
+
+/** A write that carries a body must say it is JSON: another body would not be read, and the write would go through as if empty. */
+function refuseNonJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.is('application/json')) throw new ConsoleError(415, 'unsupported_media_type', 'Send the request body as JSON, with "Content-Type: application/json".');
+  next();
+}
 
 const publicMember = (member: MemberRecord) => ({ id: member.id, name: member.name, role: member.role });
 
@@ -116,7 +127,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   };
 
   const api = express.Router();
-  api.use(express.json({ limit: '16kb', verify: refuseNonUtf8 }));
+  api.use(refuseNonJsonBody, express.json({ limit: '16kb', verify: refuseNonUtf8 }));
 
   // Signing in: no session yet, so only the origin is checked (no logging in a victim as someone else).
   api.post('/sign-in', async (req, res) => {
@@ -236,11 +247,12 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   });
 
   admin.post('/members/:id/budgets', async (req, res) => {
-    const budgets = toBudgets(parse(BudgetsBody, req.body));
-    await activeMember(req.params.id!);
+    const change = parse(BudgetChangeBody, req.body);
+    // One statement: two administrators changing different products at once both take effect.
     // Announced to every instance's member cache by the ledger's statement itself.
-    if (!(await (await store()).setBudgets(req.params.id!, budgets))) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
-    await audit(req, actor(res), 'budgets_changed', req.params.id!, { budgets });
+    const budgets = await (await store()).changeBudgets(req.params.id!, change);
+    if (!budgets) throw new ConsoleError(404, 'not_found', 'There is no active member with this id.');
+    await audit(req, actor(res), 'budgets_changed', req.params.id!, { change, budgets });
     res.json({ budgets });
   });
 
@@ -253,11 +265,19 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     res.json({ requests });
   });
 
+  /** Why a role change or revocation of this member did not happen: gone, or the last administrator. */
+  const refusal = async (id: string, doing: string) => {
+    const member = await activeMember(id);
+    return member.role === 'admin'
+      ? new ConsoleError(409, 'conflict', `${member.name} is the team's last administrator: ${doing} would leave nobody who can use the console. Make another member an administrator first.`)
+      : new ConsoleError(409, 'conflict', `${member.name} changed meanwhile. Reload the page and try again.`);
+  };
+
   admin.post('/members/:id/role', async (req, res) => {
     const { role } = parse(RoleBody, req.body);
     if (req.params.id === actor(res).id) throw new ConsoleError(400, 'invalid_request', 'You cannot change your own role; ask another administrator.');
     await activeMember(req.params.id!);
-    await (await store()).setRole(req.params.id!, role);
+    if (!(await (await store()).setRole(req.params.id!, role))) throw await refusal(req.params.id!, 'making them a member');
     await audit(req, actor(res), 'role_changed', req.params.id!, { role });
     res.json({ role });
   });
@@ -266,7 +286,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     if (req.params.id === actor(res).id) throw new ConsoleError(400, 'invalid_request', 'You cannot revoke yourself; ask another administrator.');
     const member = await activeMember(req.params.id!);
     // The token stops working on every instance (LISTEN/NOTIFY), then its MCP grants and console sessions.
-    await revokeMember(ledger, member.id);
+    if (!(await revokeMember(ledger, member.id))) throw await refusal(member.id, 'revoking them');
     const { grants, sessions } = await endMemberAccess(ledger, member.id, clock.now());
     await audit(req, actor(res), 'member_revoked', member.id, { name: member.name, grants, sessions });
     res.json({ revoked: true, grants, sessions });

@@ -6,6 +6,11 @@ import { ConsoleError } from './errors.ts';
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A calendar day written YYYY-MM-DD (not 2026-02-30 or 2026-13-01, which Date.parse rolls over or refuses). */
+const isDay = (value: string): boolean => DAY.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) === value;
+
+const PERIOD_FORMAT = 'Give the period as from=YYYY-MM-DD and to=YYYY-MM-DD, both real calendar days.';
+
 export interface UsageReport {
   from: string;
   to: string;
@@ -25,10 +30,9 @@ const zero = () => Object.fromEntries(PRODUCTS.map((product) => [product, 0])) a
 
 function period(query: Record<string, unknown>, now: number): { from: string; to: string } {
   const to = typeof query.to === 'string' && query.to ? query.to : new Date(now).toISOString().slice(0, 10);
+  if (!isDay(to)) throw new ConsoleError(400, 'invalid_request', PERIOD_FORMAT);
   const from = typeof query.from === 'string' && query.from ? query.from : new Date(Date.parse(to) - 29 * DAY_MS).toISOString().slice(0, 10);
-  if (!DAY.test(from) || !DAY.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) {
-    throw new ConsoleError(400, 'invalid_request', 'Give the period as from=YYYY-MM-DD and to=YYYY-MM-DD.');
-  }
+  if (!isDay(from)) throw new ConsoleError(400, 'invalid_request', PERIOD_FORMAT);
   if (from > to) throw new ConsoleError(400, 'invalid_request', 'The period starts after it ends: swap from and to.');
   if (Date.parse(to) - Date.parse(from) > 366 * DAY_MS) throw new ConsoleError(400, 'invalid_request', 'Choose a period of at most a year.');
   return { from, to };

@@ -38,6 +38,10 @@ export function buildOpenApiDocument(version: string) {
     502: { description: 'Provider aborted (nothing charged) or the BFF key was refused.', content: { 'application/json': { schema: error } } },
     503: { description: 'Busy, usage recording unavailable or the BFF ledger unavailable; retry with the same operation id after Retry-After.', content: { 'application/json': { schema: error } } },
     504: { description: 'Upstream unreachable; retry with the same operation id.', content: { 'application/json': { schema: error } } },
+    500: {
+      description: 'internal_error: a fault in the BFF, or a document that was split differently when first sent (start a new check with a new operation id).',
+      content: { 'application/json': { schema: error } },
+    },
   };
   // What the routes that run no operation can answer: no upstream, no operation id.
   const originRefused = { description: 'Origin not allowed.', content: { 'application/json': { schema: error } } };

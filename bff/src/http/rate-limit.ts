@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { HttpError } from '../errors.ts';
+import { HttpError, secondsOf } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 
@@ -28,7 +28,7 @@ export interface MemberRateLimiter {
 export async function takeRequest(limiter: MemberRateLimiter, member: { id: string; rateLimit: number | null }): Promise<void> {
   const retryAfterSeconds = await limiter.take(member.id, member.rateLimit);
   if (retryAfterSeconds > 0) {
-    throw HttpError.of(429, 'rate_limited', `Too many requests from your token. Try again in ${retryAfterSeconds} seconds.`, { retryAfterSeconds });
+    throw HttpError.of(429, 'rate_limited', `Too many requests from your token. Try again in ${secondsOf(retryAfterSeconds)}.`, { retryAfterSeconds });
   }
 }
 

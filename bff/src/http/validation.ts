@@ -36,8 +36,10 @@ export function parseRequest<T extends z.ZodType>(schema: T, body: unknown, maxC
       const field = String(issue.path[0] ?? 'body');
       fields[field] ??= FIELD_HINTS[field] ?? issue.message;
     }
-    const [first] = Object.keys(fields);
-    throw HttpError.of(400, FIELD_CODES[first!] ?? 'invalid_request', `Fix the request: ${Object.values(fields).join('; ')}.`, { fields });
+    // A field's own code only when it is the one problem (an empty body is not an id problem).
+    const wrong = Object.keys(fields);
+    const code = (wrong.length === 1 && FIELD_CODES[wrong[0]!]) || 'invalid_request';
+    throw HttpError.of(400, code, `Fix the request: ${Object.values(fields).join('; ')}.`, { fields });
   }
   const { text, operationId } = parsed.data as { text?: unknown; operationId?: unknown };
   // A member token sent as the id (two fields mixed up) would be stored and logged as an id.

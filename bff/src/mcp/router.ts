@@ -7,7 +7,7 @@ import { takeRequest, type MemberRateLimiter } from '../http/rate-limit.ts';
 import type { OperationEngine } from '../operations/engine.ts';
 import type { Caller } from '../auth/bearer.ts';
 import { errorSummary } from './summaries.ts';
-import { TOOLS, type ToolDefinition } from './tools.ts';
+import { inToolWords, TOOLS, type ToolDefinition } from './tools.ts';
 import { refuseNonUtf8 } from '../http/json-body.ts';
 
 export interface McpRouterOptions {
@@ -53,13 +53,14 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
       };
     } catch (error) {
       const httpError = error instanceof HttpError ? error : INTERNAL();
+      const body = inToolWords(httpError.body);
       if (!(error instanceof HttpError)) logger.error({ tool: tool.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'unexpected error in an MCP tool');
       logger.info({ tool: tool.name, member: caller.member.id, via: caller.via, code: httpError.body.code }, 'mcp tool call failed');
       return {
         isError: true,
         content: [
-          { type: 'text', text: errorSummary(httpError.body) },
-          { type: 'text', text: JSON.stringify({ error: httpError.body }) },
+          { type: 'text', text: errorSummary(body) },
+          { type: 'text', text: JSON.stringify({ error: body }) },
         ],
       };
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  type BffError,
   BffDetectRequest,
   BffDetectResponse,
   BffHumanizeRequest,
@@ -14,7 +15,6 @@ import {
 } from '@redline/shared';
 import type { OperationInput, OperationOutcome } from '../operations/engine.ts';
 import { parseRequest } from '../http/validation.ts';
-import { HttpError } from '../errors.ts';
 import { detectionSummary, humanizationSummary, sourcesSummary } from './summaries.ts';
 
 /**
@@ -39,16 +39,14 @@ export interface ToolDefinition {
   summarize(outcome: OperationOutcome): string;
 }
 
-/** The REST API's request checks, their errors told in the tool's words: its operation id is the `idempotency_key` argument. */
-function toolRequest<T extends z.ZodType>(schema: T, body: Record<string, unknown>, maxCharacters: number): z.infer<T> {
-  try {
-    return parseRequest(schema, body, maxCharacters);
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.body.fields?.operationId === undefined) throw error;
-    const { operationId, ...rest } = error.body.fields;
-    const message = error.body.message.replaceAll('operationId', 'idempotency_key');
-    throw new HttpError(error.status, { ...error.body, message, fields: { ...rest, idempotency_key: operationId } }, error.headers);
-  }
+/** A BFF error in a tool's words: what the REST API calls the operation id is the tool's `idempotency_key` argument. */
+export function inToolWords(error: BffError): BffError {
+  const { operationId, ...body } = error as BffError & { operationId?: string };
+  const message = error.message.replaceAll('operationId', 'idempotency_key').replaceAll('operation id', 'idempotency_key');
+  const renamed: BffError = { ...body, message, ...(operationId === undefined ? {} : { idempotency_key: operationId }) };
+  if (error.fields?.operationId === undefined) return renamed;
+  const { operationId: field, ...rest } = error.fields;
+  return { ...renamed, fields: { ...rest, idempotency_key: field } };
 }
 
 export const TOOLS: ToolDefinition[] = [
@@ -59,7 +57,7 @@ export const TOOLS: ToolDefinition[] = [
       'Analyse text for AI-writing signals with sentence-level detail: each sentence gets a label (AI or Human) and a score, and ai_percentage is the share of characters in AI-labelled sentences. Results are probabilistic review signals, not proof of authorship. Uses the detector word balance.',
     inputSchema: { text, version: DetectorVersion.default(DEFAULT_DETECTOR_VERSION).describe('Detector version; v3 for new work.'), idempotency_key: idempotencyKey },
     outputSchema: BffDetectResponse,
-    toInput: (args, max) => ({ product: 'detector', ...toolRequest(BffDetectRequest, { operationId: args.idempotency_key, text: args.text, version: args.version }, max) }),
+    toInput: (args, max) => ({ product: 'detector', ...parseRequest(BffDetectRequest, { operationId: args.idempotency_key, text: args.text, version: args.version }, max) }),
     summarize: detectionSummary,
   },
   {
@@ -69,7 +67,7 @@ export const TOOLS: ToolDefinition[] = [
       'Rewrite the supplied text with a humanizer model and return an editable result. Review the rewrite for meaning, facts, names, links, tone and required terms. Uses the humanizer word balance.',
     inputSchema: { text, model: HumanizerModel.default(DEFAULT_HUMANIZER_MODEL).describe('Humanizer model.'), idempotency_key: idempotencyKey },
     outputSchema: BffHumanizeResponse,
-    toInput: (args, max) => ({ product: 'humanizer', ...toolRequest(BffHumanizeRequest, { operationId: args.idempotency_key, text: args.text, model: args.model }, max) }),
+    toInput: (args, max) => ({ product: 'humanizer', ...parseRequest(BffHumanizeRequest, { operationId: args.idempotency_key, text: args.text, model: args.model }, max) }),
     summarize: humanizationSummary,
   },
   {
@@ -79,7 +77,7 @@ export const TOOLS: ToolDefinition[] = [
       'Look for sentence-level overlap with web sources and return the similar source sentence, similarity and link for each match. No match does not prove originality; each match needs human review. Uses the plagiarism word balance.',
     inputSchema: { text, idempotency_key: idempotencyKey },
     outputSchema: BffPlagiarismResponse,
-    toInput: (args, max) => ({ product: 'plagiarism', ...toolRequest(BffPlagiarismRequest, { operationId: args.idempotency_key, text: args.text }, max) }),
+    toInput: (args, max) => ({ product: 'plagiarism', ...parseRequest(BffPlagiarismRequest, { operationId: args.idempotency_key, text: args.text }, max) }),
     summarize: sourcesSummary,
   },
 ];

@@ -14,7 +14,7 @@ import {
 import { HttpError, productName, upstreamErrors } from '../errors.ts';
 import { describeError, type Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Completion, InsertResult, Ledger, MemberRecord, NewOperation, OpenResult, OperationRecord } from '../storage/ledger.ts';
+import { runsAgainAfterRetention, type Completion, type InsertResult, type Ledger, type MemberRecord, type NewOperation, type OpenResult, type OperationRecord } from '../storage/ledger.ts';
 import type { Forwarder } from '../upstream/forwarder.ts';
 import { OperationActivity } from './activity.ts';
 import { documentWords, mergeDetections, mergeHumanizations, mergePlagiarismChecks, splitDocument } from './documents.ts';
@@ -59,6 +59,8 @@ interface Running {
  */
 const FINAL_ERROR_CODES = new Set(['result_expired', 'internal_error']);
 
+const hoursOf = (hours: number) => `${hours.toLocaleString('en-US')} hour${hours === 1 ? '' : 's'}`;
+
 /** An operation's key among those running here: one member's operation id. */
 const keyOf = ({ memberId, operationId }: Pick<OperationRecord, 'memberId' | 'operationId'>) => `${memberId}\u0000${operationId}`;
 
@@ -76,10 +78,10 @@ function inputFromBody(product: Product, operationId: string, body: string): Ope
 }
 
 /** A part's error as the document's: which part, and what happened to the words already charged. */
-function documentPartError(error: HttpError, index: number, parts: number, charged: number): HttpError {
+function documentPartError(error: HttpError, index: number, parts: number, charged: number, retentionHours: number): HttpError {
   const kept =
     charged > 0
-      ? ` The ${charged.toLocaleString('en-US')} words already charged for other parts are counted in your usage; repeating this operation id reuses those parts.`
+      ? ` The ${charged.toLocaleString('en-US')} words already charged for other parts are counted in your usage; repeating this operation id within ${hoursOf(retentionHours)} reuses those parts.`
       : '';
   return new HttpError(error.status, { ...error.body, message: `Part ${index + 1} of ${parts} of this document: ${error.body.message}${kept}` }, error.headers);
 }
@@ -262,7 +264,7 @@ export class OperationEngine {
     if (opened.status === 'inserted') return this.#execute(opened.record, input.text, !opened.document);
     let record = opened.record;
     if (record.fingerprint !== fingerprint) throw operationIdReused(input.operationId);
-    if (record.expiredAt !== null) throw this.#expired();
+    if (record.expiredAt !== null && !runsAgainAfterRetention(record)) throw this.#expired(record);
     if (record.state === 'completed') return { record, replayed: true };
     if (record.state === 'failed' && record.error && FINAL_ERROR_CODES.has(record.error.error.code)) {
       throw new HttpError(record.error.status, record.error.error);
@@ -281,13 +283,20 @@ export class OperationEngine {
     return this.#execute(record, input.text);
   }
 
-  /** A settled operation past the retention period: its result is gone, and it is never run (or charged) again. */
-  #expired(): HttpError {
-    const hours = this.options.resultRetentionHours;
+  /**
+   * A settled operation past the retention period: its result, or what a failed one had done,
+   * is gone, and it is never run (or charged) again (but see runsAgainAfterRetention).
+   */
+  #expired(record?: OperationRecord): HttpError {
+    const ago = `more than ${hoursOf(this.options.resultRetentionHours)} ago`;
+    if (record?.state !== 'failed') {
+      return HttpError.of(410, 'result_expired', `This check finished ${ago} and the BFF no longer keeps its result. Start a new check with a new operation id.`);
+    }
+    const charged = record.wordsCharged.toLocaleString('en-US');
     return HttpError.of(
       410,
       'result_expired',
-      `This check finished more than ${hours.toLocaleString('en-US')} hours ago and the BFF no longer keeps its result. Start a new check with a new operation id.`,
+      `This check failed ${ago} and the BFF no longer keeps what it had done (the ${charged} words it was charged stay counted in your usage), so repeating it would charge them again. Start a new check with a new operation id.`,
     );
   }
 
@@ -520,7 +529,7 @@ export class OperationEngine {
     await Promise.all(Array.from({ length: Math.min(partConcurrency, parts.length) }, worker));
     if (failure !== undefined) {
       const charged = parts.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
-      const error = documentPartError(failure.error, failure.index, parts.length, charged);
+      const error = documentPartError(failure.error, failure.index, parts.length, charged, this.options.resultRetentionHours);
       if (failure.settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
       logger.warn({ operationId: parent.operationId, product: parent.product, part: failure.index, code: error.body.code, settled: failure.settled }, 'document operation failed');
       throw error;

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { Product } from '@redline/shared';
 import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
-import type { Budgets, MemberRecord, Role } from './ledger.ts';
+import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
+import { ANOTHER_ADMIN, LOCKING_ADMINS } from './pg-admins.ts';
 import { announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -75,7 +76,7 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async setRole(memberId: string, role: Role): Promise<boolean> {
-    return (await this.#changed('UPDATE members SET role = $1 WHERE id = $2 AND revoked_at IS NULL', [role, memberId])) > 0;
+    return (await this.#changed(`${LOCKING_ADMINS} UPDATE members SET role = $2 WHERE id = $1 AND revoked_at IS NULL AND ($2 = 'admin' OR role <> 'admin' OR ${ANOTHER_ADMIN})`, [memberId, role])) > 0;
   }
 
   // Members are cached per instance with their token, budgets and limit: each change announces itself (pg-channel.ts).
@@ -83,8 +84,12 @@ export class PostgresConsoleStore implements ConsoleStore {
     return (await this.#changed(announcingMembers('UPDATE members SET rate_limit = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id'), [requests, memberId])) > 0;
   }
 
-  async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
-    return (await this.#changed(announcingMembers('UPDATE members SET budgets = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id'), [JSON.stringify(budgets), memberId])) > 0;
+  async changeBudgets(memberId: string, change: BudgetChange): Promise<Budgets | undefined> {
+    const { rows } = await this.pool.query<{ budgets: Budgets }>(
+      announcingMembers('UPDATE members SET budgets = jsonb_strip_nulls(budgets || $1::jsonb) WHERE id = $2 AND revoked_at IS NULL RETURNING id, budgets', 'budgets'),
+      [JSON.stringify(change), memberId],
+    );
+    return rows[0]?.budgets;
   }
 
   async rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean> {

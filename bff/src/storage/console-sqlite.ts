@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
 import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
-import type { Budgets, MemberRecord, Role } from './ledger.ts';
+import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema), in the ledger's file. */
@@ -62,15 +62,26 @@ export class SqliteConsoleStore implements ConsoleStore {
   }
 
   async setRole(memberId: string, role: Role): Promise<boolean> {
-    return this.db.prepare('UPDATE members SET role = ? WHERE id = ? AND revoked_at IS NULL').run(role, memberId).changes > 0;
+    return (
+      this.db
+        .prepare(
+          `UPDATE members SET role = @role WHERE id = @memberId AND revoked_at IS NULL
+             AND (@role = 'admin' OR role <> 'admin' OR EXISTS (SELECT 1 FROM members other WHERE other.role = 'admin' AND other.revoked_at IS NULL AND other.id <> members.id))`,
+        )
+        .run({ role, memberId }).changes > 0
+    );
   }
 
   async setRateLimit(memberId: string, requests: number | null): Promise<boolean> {
     return this.db.prepare('UPDATE members SET rate_limit = ? WHERE id = ? AND revoked_at IS NULL').run(requests, memberId).changes > 0;
   }
 
-  async setBudgets(memberId: string, budgets: Budgets): Promise<boolean> {
-    return this.db.prepare('UPDATE members SET budgets = ? WHERE id = ? AND revoked_at IS NULL').run(JSON.stringify(budgets), memberId).changes > 0;
+  async changeBudgets(memberId: string, change: BudgetChange): Promise<Budgets | undefined> {
+    // json_patch is a JSON merge patch (RFC 7396): a null removes the key.
+    const row = this.db.prepare('UPDATE members SET budgets = json_patch(budgets, ?) WHERE id = ? AND revoked_at IS NULL RETURNING budgets').get(JSON.stringify(change), memberId) as
+      | { budgets: string }
+      | undefined;
+    return row && (JSON.parse(row.budgets) as Budgets);
   }
 
   async rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Product } from '@redline/shared';
-import type { Budgets, MemberRecord, Role } from './ledger.ts';
+import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 
 /**
  * What the team console keeps beside the ledger: browser sessions, one-time sign-in links
@@ -107,11 +107,16 @@ export interface UpstreamQuota {
 }
 
 export interface ConsoleStore {
+  /** Sets an active member's role; false when there is no such active member, or when it would leave the team without an active administrator. */
   setRole(memberId: string, role: Role): Promise<boolean>;
   /** Sets an active member's requests per rate window (null: the BFF's default). */
   setRateLimit(memberId: string, requests: number | null): Promise<boolean>;
-  /** Replaces an active member's budgets; false when there is no such active member. */
-  setBudgets(memberId: string, budgets: Budgets): Promise<boolean>;
+  /**
+   * Changes an active member's budgets in one statement: a product set to a number gets that
+   * budget, one set to null loses its budget, one left out keeps its own. The budgets after the
+   * change; undefined when there is no such active member.
+   */
+  changeBudgets(memberId: string, change: BudgetChange): Promise<Budgets | undefined>;
   /** Gives an active member a new token (its hash and prefix); the old one stops working. */
   rotateToken(memberId: string, tokenHash: string, tokenPrefix: string): Promise<boolean>;
   member(memberId: string): Promise<MemberRecord | undefined>;

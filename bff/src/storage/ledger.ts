@@ -10,6 +10,8 @@ import type { OAuthStore } from './oauth-store.ts';
  */
 
 export type Budgets = Partial<Record<Product, number>>;
+/** A change of budgets: a number sets a product's, null removes it, a product left out keeps its own. */
+export type BudgetChange = Partial<Record<Product, number | null>>;
 
 /** Admins manage the team in the console; members see their own usage. */
 export type Role = 'member' | 'admin';
@@ -76,6 +78,16 @@ export interface OperationRecord {
   upstreamKeyId: string | null;
 }
 
+/**
+ * A failed operation past the retention period may run again when it was one upstream call that
+ * charged nothing: nothing it did is lost, and its repeat brings the text. (A document's parts
+ * and anything charged are gone with their results: such a repeat is refused as expired.) The
+ * ledgers' reopenOperation holds the same rule in SQL: REOPENS_AFTER_RETENTION.
+ */
+export const runsAgainAfterRetention = (record: OperationRecord): boolean =>
+  record.state === 'failed' && record.parts === 1 && record.parentOperationId === null && record.wordsCharged === 0;
+export const REOPENS_AFTER_RETENTION = '(expired_at IS NULL OR (parts = 1 AND parent_operation_id IS NULL AND words_charged = 0))';
+
 export type NewOperation = Pick<
   OperationRecord,
   | 'memberId'
@@ -131,7 +143,7 @@ export interface Ledger {
   addFirstMember(member: NewMember): Promise<boolean>;
   memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined>;
   listMembers(): Promise<MemberRecord[]>;
-  /** Revokes by id or name; false when there is no such active member. */
+  /** Revokes an active member's token; false when there is no such active member, or when it is the team's last active administrator. */
   revokeMember(memberId: string): Promise<boolean>;
   countActiveMembers(): Promise<number>;
 

@@ -21,12 +21,14 @@ export const UPSTREAM_KEYS_CHANNEL = 'redline_upstream_keys';
  * SQL name) per row it changed, in the same statement: PostgreSQL delivers it when, and only
  * when, the change commits (inside a transaction, at its COMMIT). No later step of this process,
  * and no connection of its own, can then fail to send it. The row count is the statement's.
- * Every change to what an instance caches from the ledger announces itself this way.
+ * Every change to what an instance caches from the ledger announces itself this way. `columns`:
+ * more of what the statement returns, to read back beside the notices.
  */
-export const announcing = (channel: string, statement: string) => `WITH changed AS (${statement}) SELECT pg_notify('${channel}', id) FROM changed`;
+export const announcing = (channel: string, statement: string, columns?: string) =>
+  `WITH changed AS (${statement}) SELECT pg_notify('${channel}', id)${columns ? `, ${columns}` : ''} FROM changed`;
 
 /** `statement` (an UPDATE of members … RETURNING id) announced on MEMBERS_CHANNEL. */
-export const announcingMembers = (statement: string) => announcing(MEMBERS_CHANNEL, statement);
+export const announcingMembers = (statement: string, columns?: string) => announcing(MEMBERS_CHANNEL, statement, columns);
 
 /** `statement` (a change to upstream_keys … RETURNING id) announced on UPSTREAM_KEYS_CHANNEL. */
 export const announcingUpstreamKeys = (statement: string) => announcing(UPSTREAM_KEYS_CHANNEL, statement);
@@ -61,7 +63,12 @@ export function listenChannel(
   let retry: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   const listen = async () => {
-    const next = new (await pgDriver()).Client({ connectionString: databaseUrl, keepAlive: true, connectionTimeoutMillis: CHANNEL_HEARTBEAT_MS });
+    const next = new (await pgDriver()).Client({
+      connectionString: databaseUrl,
+      application_name: `redline-bff:listen:${channel}`,
+      keepAlive: true,
+      connectionTimeoutMillis: CHANNEL_HEARTBEAT_MS,
+    });
     client = next;
     const lost = () => {
       if (client !== next) return;

@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, ReopenResult, StoredError } from './ledger.ts';
+import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
 import { announcingMembers } from './pg-channel.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
+import { ANOTHER_ADMIN, LOCKING_ADMINS } from './pg-admins.ts';
 import { pgDriver } from './pg-driver.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 import { eachOnItsOwn, inGroups, perTurn, type Settled } from './turn-batch.ts';
@@ -388,7 +389,10 @@ export class PostgresLedger implements Ledger {
 
   async revokeMember(memberId: string): Promise<boolean> {
     // Announced to every instance's member cache in the same statement (delivered on commit).
-    const { rowCount } = await this.pool.query(announcingMembers('UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id'), [memberId]);
+    const { rowCount } = await this.pool.query(
+      announcingMembers(`${LOCKING_ADMINS} UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL AND (role <> 'admin' OR ${ANOTHER_ADMIN}) RETURNING id`),
+      [memberId],
+    );
     return (rowCount ?? 0) > 0;
   }
 
@@ -458,8 +462,8 @@ export class PostgresLedger implements Ledger {
   async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult> {
     try {
       const { rowCount } = await this.pool.query(
-        `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = $2, updated_at = clock_timestamp()
-         WHERE member_id = $3 AND operation_id = $4 AND state = 'failed' AND expired_at IS NULL`,
+        `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = $2, updated_at = clock_timestamp(), expired_at = NULL
+         WHERE member_id = $3 AND operation_id = $4 AND state = 'failed' AND ${REOPENS_AFTER_RETENTION}`,
         [requestBody, wordsReserved, memberId, operationId],
       );
       return rowCount ? { status: 'inserted' } : { status: 'changed' };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
-import type { Completion, Ledger, MemberRecord, NewMember, NewOperation, OpenResult, OperationKey, OperationRecord, ReopenResult, StoredError } from './ledger.ts';
+import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type PermissionLog } from './private-files.ts';
@@ -265,7 +265,10 @@ export class SqliteLedger implements Ledger {
   }
 
   async revokeMember(memberId: string): Promise<boolean> {
-    const { changes } = this.#sql('UPDATE members SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(new Date().toISOString(), memberId);
+    const { changes } = this.#sql(
+      `UPDATE members SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL
+         AND (role <> 'admin' OR EXISTS (SELECT 1 FROM members other WHERE other.role = 'admin' AND other.revoked_at IS NULL AND other.id <> members.id))`,
+    ).run(new Date().toISOString(), memberId);
     return changes > 0;
   }
 
@@ -321,8 +324,8 @@ export class SqliteLedger implements Ledger {
 
   async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult> {
     const reopen = this.#sql(
-      `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = ?, updated_at = ?
-       WHERE member_id = ? AND operation_id = ? AND state = 'failed' AND expired_at IS NULL`,
+      `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = ?, updated_at = ?, expired_at = NULL
+       WHERE member_id = ? AND operation_id = ? AND state = 'failed' AND ${REOPENS_AFTER_RETENTION}`,
     );
     try {
       const { changes } = reopen.run(requestBody, wordsReserved, new Date().toISOString(), memberId, operationId);
