@@ -400,6 +400,13 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       expect(csv.raw.split('\r\n')).toEqual(['day,member_id,member,product,words', `${today},${await memberId('counter')},counter,detector,24`, '']);
       const bad = await browser.send('/console/api/usage?from=yesterday', { session: admin });
       expect(bad.status).toBe(400);
+      // Days that are not on the calendar: a 400 that says so, never a 500 or a rolled-over day.
+      for (const query of ['to=2026-13-01', 'to=2026-00-10', 'from=2026-02-30&to=2026-03-05']) {
+        for (const path of ['/console/api/usage', '/console/api/usage.csv']) {
+          const answer = await browser.send(`${path}?${query}`, { session: admin });
+          expect([answer.status, answer.body?.error?.message], `${path}?${query}`).toEqual([400, expect.stringMatching(/real calendar days/)]);
+        }
+      }
     });
   });
 });
