@@ -17,6 +17,9 @@ const USAGE = `Usage: npm run members -- <command>
       Lists members (id, name, token prefix, budgets, created, revoked).
   revoke ID_OR_NAME
       Revokes a member's token and sign-ins (OAuth grants: MCP clients, the extension) at once.
+  role ID_OR_NAME admin|member
+      Makes a member an administrator of the team console, or a plain member (never the last
+      administrator: nobody could use the console after it).
   link ID_OR_NAME
       Prints a one-time sign-in link to the team console (/console) for that member
       (valid 24 hours, once). The address is BFF_PUBLIC_URL, or http://BFF_HOST:BFF_PORT.
@@ -118,6 +121,17 @@ try {
       await audit('member_revoked', member.id, { name: member.name, grants, sessions });
       const ended = [grants && `${grants} sign-in${grants === 1 ? '' : 's'} (MCP clients and the extension)`, sessions && `${sessions} console session${sessions === 1 ? '' : 's'}`].filter(Boolean);
       console.log(`Revoked "${member.name}" (${member.id}). Its token no longer works${ended.length ? `, nor its ${ended.join(' and its ')}` : ''}.`);
+      break;
+    }
+    case 'role': {
+      const role = positionals[2];
+      if (!argument || (role !== 'admin' && role !== 'member')) fail('role needs a member id or name and "admin" or "member"', 'For example: npm run members -- role ada admin');
+      const member = activeMemberNamed((await ledger.listMembers()).filter((candidate) => !candidate.revokedAt), argument);
+      if (!(await (await ledger.consoleStore()).setRole(member.id, role))) {
+        fail(`"${member.name}" is the team's last administrator: making them a member would leave nobody who can use the console.`, `Make another member an administrator first: npm run members -- role NAME admin`);
+      }
+      await audit('role_changed', member.id, { name: member.name, role });
+      console.log(`"${member.name}" (${member.id}) is now ${role === 'admin' ? 'an administrator' : 'a member'}.`);
       break;
     }
     case 'link':

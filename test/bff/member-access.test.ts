@@ -107,4 +107,21 @@ describe('the members CLI', () => {
     const actions = (await store.auditLog(10)).map((entry) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['member_added', 'member_revoked']));
   });
+
+  it('role makes a member an administrator or a member, never leaving the team without one', async () => {
+    const roleOf = async (name: string) => (await h.bff.ledger.listMembers()).find((member) => member.name === name)!.role;
+    const promoted = members('role', 'tester', 'admin');
+    expect(promoted.status, promoted.stderr).toBe(0);
+    expect(promoted.stdout).toMatch(/"tester" .* is now an administrator/);
+    expect(await roleOf('tester')).toBe('admin');
+    const admins = (await h.bff.ledger.listMembers()).filter((member) => member.role === 'admin' && !member.revokedAt);
+    for (const other of admins.filter((member) => member.name !== 'tester')) expect(members('role', other.id, 'member').status).toBe(0);
+
+    const refused = members('role', 'tester', 'member');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/last administrator/);
+    expect(await roleOf('tester')).toBe('admin');
+    expect(members('role', 'tester', 'owner').stderr).toMatch(/"admin" or "member"/);
+    expect((await (await h.bff.ledger.consoleStore()).auditLog(10)).map((entry) => entry.action)).toContain('role_changed');
+  });
 });
