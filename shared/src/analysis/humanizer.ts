@@ -536,6 +536,8 @@ const DISCOURSE_CONNECTIVES = new Set(['however', 'moreover', 'furthermore', 'ad
 /** "He said the company was growing, and it would hire": split, the second claim loses its source. */
 const REPORTING = new Set(['say', 'tell', 'believe', 'think', 'argue', 'claim', 'report', 'state', 'suggest', 'note', 'explain', 'add', 'insist', 'warn', 'announce', 'write']);
 const SUBORDINATORS = new Set(['if', 'although', 'though', 'because', 'when', 'whenever', 'while', 'since', 'unless', 'whereas', 'as', 'after', 'before', 'once', 'until', 'whether']);
+/** Sentence openers whose hypothesis or instruction covers the whole sentence. */
+const SCOPING_OPENERS = new Set(['maybe', 'perhaps', 'possibly', 'sometimes', 'suppose', 'supposing', 'assume', 'assuming', 'imagine', 'check', 'ensure', 'verify']);
 const WH_WORDS = new Set(['what', 'whatever', 'who', 'whoever', 'whom', 'whose', 'which', 'whichever', 'where', 'wherever', 'when', 'how', 'why']);
 
 /** Sentences no split can be right in. */
@@ -547,6 +549,9 @@ function mayBeSplit(sentence: string, tokens: Token[]): boolean {
   // "If A, but B, C": the first half is a dependent clause and would stand alone; "How would
   // you feel if …, and he tells you" and "Is it …" are questions without their mark.
   if (first.pos === 'SCONJ' || first.pos === 'AUX' || SUBORDINATORS.has(first.lower) || WH_WORDS.has(first.lower)) return false;
+  // "Maybe A, and B", "Suppose A, but B", "Check that A, and that B": the opener scopes over
+  // both halves; split, B would be asserted ("Maybe the server has two names. The pages refer to both.").
+  if (SCOPING_OPENERS.has(first.lower)) return false;
   // "Not only A, but B" is one statement.
   if (/(?:\bnot|n['’]t) (?:only|just)\b/iu.test(sentence)) return false;
   if (tokens.some((token) => (token.pos === 'VERB' && REPORTING.has(token.lemma)) || token.lower === 'according')) return false;
@@ -632,6 +637,11 @@ function splitClauses(sentence: string, kept: Span[]): string {
     if (tokens.slice(restFrom, tokens.indexOf(rightWords[verb]!)).some((t) => t.text === ',')) continue;
     // "standards that respect …, but that also recognize …": a relative clause in parallel, not a new sentence.
     if (rightWords[0]!.lower === 'that' && leftWords.some((t, k) => t.lower === 'that' && ['NOUN', 'PROPN'].includes(leftWords[k - 1]?.pos ?? ''))) continue;
+    // "…, and that regression tests run fine": "that" before a plural noun, a determiner or a
+    // pronoun opens a clause that some verb on the left governs ("That regression tests run fine." is no sentence).
+    if (rightWords[0]!.lower === 'that' && (isPluralNoun(rightWords[1]) || ['DET', 'PRON'].includes(rightWords[1]?.pos ?? ''))) continue;
+    // "(i) analyze …, and (ii) evaluate …": an enumerated list, its items cut apart.
+    if (/^\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)\s/iu.test(sentence.slice(tokens[restFrom]!.start))) continue;
     // "works fine if you forget the first seasons, and you keep …": the "and" may go on the dependent clause.
     if (leftWords.some((t) => t.pos === 'SCONJ' || SUBORDINATORS.has(t.lower))) continue;
     if (endsOpen(leftWords) || leftWords.at(-1)!.lower === rightWords[0]!.lower) continue;
@@ -704,6 +714,25 @@ const MODAL_WORDS = new Set(['can', 'could', 'will', 'would', 'may', 'might', 's
  * it uses ("The software could detect …, providing" → "This could provide").
  */
 function clauseTense(words: Token[]): string {
+  return clauseTenses(words)[0]?.tense ?? 'present';
+}
+
+/**
+ * The tense of the clause's main verb, or undefined when the finite-looking verbs disagree: the
+ * tagger may take a word in a name or a reduced relative for the main verb ("git send-email
+ * lacked", "Users surprised by it might file", "This positioned advice helps"), and a wrong
+ * tense makes the comment assert something else ("…might file bugs. This increased the effort").
+ */
+function clauseTenseIfClear(words: Token[]): string | undefined {
+  const verbs = clauseTenses(words);
+  // An auxiliary first ("was", "might", "has") is the clause's own; a later word taken for a verb ("an in-core merge") is not.
+  if (verbs[0] === undefined || verbs[0].auxiliary) return clauseTense(words);
+  return new Set(verbs.map((verb) => verb.tense)).size === 1 ? verbs[0].tense : undefined;
+}
+
+/** The tense of each finite-looking verb of the clause outside a relative clause, in order, and whether it is an auxiliary. */
+function clauseTenses(words: Token[]): Array<{ tense: string; auxiliary: boolean }> {
+  const tenses: Array<{ tense: string; auxiliary: boolean }> = [];
   for (let k = 0; k < words.length; k++) {
     const t = words[k]!;
     let j = k - 1;
@@ -715,17 +744,18 @@ function clauseTense(words: Token[]): string {
       // "The emotions being read may …": "being" and "been" head no clause.
       if (before?.pos === 'AUX' || before?.lower === 'to' || /^(being|been|be|having)$/u.test(t.lower)) continue;
       // "have led to more events, causing damage" → "This has caused damage".
-      if ((t.lower === 'have' || t.lower === 'has') && words[k + 1]?.pos === 'VERB' && words[k + 1]!.lower !== words[k + 1]!.lemma) return 'perfect';
-      return MODAL_WORDS.has(t.lower) ? t.lower : PAST_AUXILIARIES.has(t.lower) ? 'past' : 'present';
+      if ((t.lower === 'have' || t.lower === 'has') && words[k + 1]?.pos === 'VERB' && words[k + 1]!.lower !== words[k + 1]!.lemma) tenses.push({ tense: 'perfect', auxiliary: true });
+      else tenses.push({ tense: MODAL_WORDS.has(t.lower) ? t.lower : PAST_AUXILIARIES.has(t.lower) ? 'past' : 'present', auxiliary: true });
+      continue;
     }
     if (t.pos !== 'VERB' || t.lower.endsWith('ing') || before?.lower === 'to' || before?.pos === 'AUX') continue;
     // "from varied sources", "the associated risks", "forcefully recruited members": not a clause's verb.
     if (before !== undefined && !['NOUN', 'PRON', 'PROPN', 'PUNCT'].includes(before.pos)) continue;
     // "the concerns linked to them is": a participle after its noun, not the clause's verb.
     if (t.lower.endsWith('ed') && before?.pos === 'NOUN' && (words[k + 1]?.pos === 'ADP' || words[k + 1] === undefined)) continue;
-    return t.lower !== t.lemma && !/[^s]s$/u.test(t.lower) ? 'past' : 'present';
+    tenses.push({ tense: t.lower !== t.lemma && !/[^s]s$/u.test(t.lower) ? 'past' : 'present', auxiliary: false });
   }
-  return 'present';
+  return tenses;
 }
 
 /** Verbs after ", which" that comment on the whole clause: "which means", "which can lead to", "which helps". */
@@ -785,7 +815,8 @@ function splitComment(sentence: string, kept: Span[]): string {
     } else if (word.lower === 'because') {
       // "X, because Y" → "X. This is because Y", when Y is a full clause ("because of" is not).
       const reason = rest.filter(isWord);
-      if (clauseVerb(reason) >= 0 && rest[0]?.lower !== 'of') replacement = clauseTense(leftWords) === 'past' ? 'This was because' : 'This is because';
+      const tense = clauseTenseIfClear(leftWords);
+      if (clauseVerb(reason) >= 0 && rest[0]?.lower !== 'of' && tense !== undefined) replacement = tense === 'past' ? 'This was because' : 'This is because';
     } else {
       // ", offering X, providing Y, avoiding Z": one of a list of participles.
       const listed = tokens.some((t, k) => k !== i && t.text === ',' && tokens[k + 1]?.pos === 'VERB' && tokens[k + 1]!.lower.endsWith('ing'));
@@ -800,8 +831,9 @@ function splitComment(sentence: string, kept: Span[]): string {
       });
       // "results in" reads as a noun to the tagger, so the guard could not check it: "leads to" says the same.
       const lemma = word.lemma === 'result' ? 'lead' : word.lemma;
-      if (fits && word.pos === 'VERB' && fits(rest[0]) && !coordinated) {
-        replacement = `This ${consequenceVerb(lemma, clauseTense(leftWords))}`;
+      const tense = clauseTenseIfClear(leftWords);
+      if (fits && word.pos === 'VERB' && fits(rest[0]) && !coordinated && tense !== undefined) {
+        replacement = `This ${consequenceVerb(lemma, tense)}`;
         // ", resulting in X" → ". This leads to X".
         if (word.lemma === 'result') {
           replacement += ' to';

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { humanize } from '../../shared/src/analysis/humanizer.ts';
+import { introducedProblems } from '../../shared/src/analysis/rewrite/grammar-guard.ts';
+
+/**
+ * Bad splits an outside probe found on Debian docs, info manuals, git release notes and the
+ * detector corpus (cognia_v2 and huma_v2 make them alike): `bad` must not appear in the rewrite.
+ */
+const BAD_SPLITS: Array<{ original: string; bad: string }> = [
+  // A comment's tense taken from a word the tagger misread as the main verb.
+  { original: 'Users surprised by the behavior might file bugs against other packages, increasing the effort necessary to support those other packages.', bad: 'This increased' },
+  { original: 'Rename detection logic used to match two empty files as renames during merge-recursive, leading to unnatural mismerges.', bad: 'This leads' },
+  { original: 'This positioned advice helps bar confirmation bias effectively, providing me the push and reassurance I need.', bad: 'This provided' },
+  { original: '* "git send-email" lacked a way to specify the domainname used in the EHLO/HELO exchange, causing rejected connection from picky servers.', bad: 'This causes' },
+  // An opener whose hypothesis or instruction covers both halves.
+  { original: 'Maybe the server has two equivalent names, and the HTML pages refer to both interchangeably.', bad: 'names. The' },
+  { original: 'Sometimes the file names given in a patch contain leading directories, but you keep your files in a directory different from the one given in the patch.', bad: 'directories. But' },
+  // A "that" clause and an enumerated list item cut off as sentences of their own.
+  { original: 'Check the next day the changes compile without errors or warnings, and that regression tests run fine.', bad: 'That regression' },
+  { original: 'The aims of this study were to (i) analyze the pattern of cognitive alterations during the progression of cirrhosis, and (ii) evaluate the effects of blood sugar control in this condition.', bad: 'cirrhosis. (ii)' },
+];
+
+describe('humanizer: splits found by an outside probe', () => {
+  for (const model of ['cognia_v2', 'huma_v2'] as const) {
+    for (const { original, bad } of BAD_SPLITS) {
+      it(`${model}: ${original.slice(0, 60)}…`, () => {
+        const out = humanize(original, model).humanized_text;
+        expect(out).not.toContain(bad);
+        expect(introducedProblems(original, out)).toEqual([]);
+      });
+    }
+  }
+
+  it('still splits where the tense is clear', () => {
+    expect(humanize('The data structure used by fsmonitor interface was not properly duplicated during an in-core merge, leading to use-after-free etc.', 'cognia_v2').humanized_text).toContain('. This led to use-after-free');
+    expect(humanize('The software could detect faces in a crowd quickly, providing security staff with alerts.', 'cognia_v2').humanized_text).toContain('. This could provide');
+    expect(humanize('It is currently used internally by React, but we plan to make it more generic.', 'cognia_v2').humanized_text).toContain('React. But we plan');
+  });
+});
