@@ -37,3 +37,24 @@ describe('humanizer: splits found by an outside probe', () => {
     expect(humanize('It is currently used internally by React, but we plan to make it more generic.', 'cognia_v2').humanized_text).toContain('React. But we plan');
   });
 });
+
+describe('humanizer: a licence grant keeps its verbs', () => {
+  const grants = [
+    'This program is free software; you can redistribute it and/or modify it under the terms of the GNU Lesser General Public License.',
+    'Permission is granted to copy, distribute and/or modify this document under the terms of the GNU Free Documentation License.',
+    'Each time you redistribute the Program, the recipient automatically receives a license from the original licensor to copy, distribute or modify the Program.',
+  ];
+  for (const model of ['lexi', 'huma_v2'] as const) {
+    for (const grant of grants) {
+      it(`${model}: ${grant.slice(0, 60)}…`, () => {
+        const out = humanize(grant, model).humanized_text;
+        expect(out).toMatch(/\bmodify\b/u);
+        expect(out).not.toMatch(/\bchange (?:it|this|the)\b/u);
+      });
+    }
+  }
+
+  it('still swaps "modify" outside a licence', () => {
+    expect(humanize('Most users will not have to modify the library significantly.', 'lexi').humanized_text).toContain('change the library');
+  });
+});

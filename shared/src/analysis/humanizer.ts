@@ -302,10 +302,20 @@ function swapFor(tokens: Token[], at: number, swap: Swap): string | undefined {
   }
 }
 
+/**
+ * A licence's grant or terms ("copy, distribute and/or modify it under the terms of the GNU
+ * GPL", "the right to modify or publish new versions of this License"): its verbs are terms of
+ * art and stay, also in a README that quotes the notice and is not otherwise formal.
+ */
+const LICENCE_TERMS = /\b(?:licen[cs]\w*|sublicen\w*|copyright\w*|redistribut\w*|distribut\w*|permission\w*)\b/iu;
+const LICENCE_VERBS = new Set(['modify']);
+
 function applySwaps(editor: SentenceEditor, formal: boolean): void {
+  const licence = LICENCE_TERMS.test(editor.tokens.map((token) => token.text).join(' '));
   editor.tokens.forEach((token, at) => {
     for (const swap of SWAPS) {
       if (formal && swap.pos === 'VERB' && CASUAL_SWAPS.has(swap.from.base)) continue;
+      if (licence && swap.pos === 'VERB' && LICENCE_VERBS.has(swap.from.base)) continue;
       const replacement = swapFor(editor.tokens, at, swap);
       if (replacement !== undefined) {
         editor.replace(at, at, withCaseOf(token.text, replacement));
