@@ -58,3 +58,37 @@ describe('humanizer: a licence grant keeps its verbs', () => {
     expect(humanize('Most users will not have to modify the library significantly.', 'lexi').humanized_text).toContain('change the library');
   });
 });
+
+describe('humanizer: what an outside probe found changing meaning', () => {
+  // "very" before a size or degree: the claim is another without it.
+  const measures = [
+    'It uses "int" in many places, which can overflow if we have a very large number of lines in the file.',
+    'Old versions of GNU locate fail to correctly handle very long file names.',
+    'Keys for CAST-5 are zero padded, and with very short keys encryption also uses fewer rounds.',
+  ];
+  for (const model of ['cognia', 'lexi', 'cognia_v2', 'huma_v2'] as const) {
+    it.each(measures)(`${model} keeps "very" before a measure: %s`, (text) => {
+      expect(humanize(text, model).humanized_text).toMatch(/\bvery (?:large|long|short)\b/u);
+    });
+  }
+  it('still drops "very" before a plain judgement', () => {
+    expect(humanize('The results of the study were very interesting to the whole team.', 'cognia').humanized_text).toContain('were interesting');
+  });
+
+  // ", which" describing a thing, not commenting on the clause: "This" would name the clause.
+  const descriptions = [
+    'A new configuration was added to disable triggering of the age-old update-server-info command, which is rarely useful these days.',
+    'The build procedure has been adjusted to GNU make version 4.4, which made some changes to how pattern rules are handled.',
+    'Many distributions include both findutils and the slocate package, which provides a replacement locate program.',
+    'Support for diff has been extended to cover Octave, which is more or less equivalent to the language it replaces.',
+  ];
+  for (const model of ['cognia_v2', 'huma_v2'] as const) {
+    it.each(descriptions)(`${model} keeps the relative clause: %s`, (text) => {
+      expect(humanize(text, model).humanized_text).not.toMatch(/\. This (?:is|made|provides)\b/u);
+    });
+  }
+  it('still splits a comment on the whole clause', () => {
+    expect(humanize('The team uses new tools every day, which means that costs go down.', 'cognia_v2').humanized_text).toBe('The team uses new tools every day. This means that costs go down.');
+    expect(humanize('Many students skip their morning lectures, which leads to lower grades at the end of the year.', 'cognia_v2').humanized_text).toContain('. This leads to lower grades');
+  });
+});
