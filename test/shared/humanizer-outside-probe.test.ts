@@ -92,3 +92,12 @@ describe('humanizer: what an outside probe found changing meaning', () => {
     expect(humanize('Many students skip their morning lectures, which leads to lower grades at the end of the year.', 'cognia_v2').humanized_text).toContain('. This leads to lower grades');
   });
 });
+
+describe('humanizer: a split keeps the writer\'s spacing', () => {
+  it.each(['cognia_v2', 'huma_v2'] as const)('%s: two spaces after the joint stay two after the full stop', (model) => {
+    const split = (text: string) => humanize(text, model).humanized_text;
+    expect(split('It is currently used internally by React, but we plan to make it more generic.')).toContain('React. But we plan');
+    expect(split('It is currently used internally by React,  but we plan to make it more generic.')).toContain('React.  But we plan');
+    expect(split('It is currently used internally by React;  we plan to make it more generic.')).toContain('React.  We plan');
+  });
+});

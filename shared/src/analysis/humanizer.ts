@@ -668,13 +668,15 @@ function splitClauses(sentence: string, kept: Span[]): string {
     // "…, so many people came" is not "So many people came."
     if (conjunction?.lower === 'so' && (rightWords[0]!.pos === 'ADJ' || rightWords[0]!.pos === 'ADV')) continue;
     const next = tokens[restFrom]!;
-    const opener = conjunction && conjunction.lower !== 'and' ? `${withCaseOf('X', conjunction.lower)} ` : '';
+    // The writer's spacing stays: what followed the joint ("first;  it treats" has two spaces) follows the full stop.
+    const gap = (from: number, to: number) => sentence.slice(from, to) || ' ';
+    const opener = conjunction && conjunction.lower !== 'and' ? `${withCaseOf('X', conjunction.lower)}${gap(conjunction.end, next.start)}` : '';
     if (isFrozen(next) && !/^\p{Lu}/u.test(next.text)) continue;
     // "in the U.S., and": a full stop after an abbreviation's would be doubled.
     if (sentence.slice(cursor, joint.start).trimEnd().endsWith('.')) continue;
     if (opener === '' && keepsOwnCase(next)) continue;
     const nextText = opener === '' ? next.text[0]!.toUpperCase() + next.text.slice(1) : next.text;
-    out += `${sentence.slice(cursor, joint.start).trimEnd()}. ${opener}${nextText}`;
+    out += `${sentence.slice(cursor, joint.start).trimEnd()}.${gap(joint.end, (conjunction ?? next).start)}${opener}${nextText}`;
     cursor = next.end;
     clauseStart = restFrom;
   }
