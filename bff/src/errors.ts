@@ -23,8 +23,11 @@ const PRODUCT_NAMES: Record<Product, string> = {
   plagiarism: 'plagiarism checker',
 };
 
+/** "1 hour", "24 hours", "1,000 words": a count and its unit in a message. */
+export const countOf = (count: number, unit: string) => `${count.toLocaleString('en-US')} ${unit}${count === 1 ? '' : 's'}`;
+
 /** "1 second", "5 seconds": a wait in a message. */
-export const secondsOf = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
+export const secondsOf = (seconds: number) => countOf(seconds, 'second');
 
 export const productName = (product: Product) => PRODUCT_NAMES[product];
 

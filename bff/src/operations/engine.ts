@@ -11,7 +11,7 @@ import {
   type Product,
   type ResultSource,
 } from '@redline/shared';
-import { HttpError, productName, upstreamErrors } from '../errors.ts';
+import { countOf, HttpError, productName, upstreamErrors } from '../errors.ts';
 import { describeError, type Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import { runsAgainAfterRetention, type Completion, type InsertResult, type Ledger, type MemberRecord, type NewOperation, type OpenResult, type OperationRecord } from '../storage/ledger.ts';
@@ -59,8 +59,6 @@ interface Running {
  */
 const FINAL_ERROR_CODES = new Set(['result_expired', 'internal_error']);
 
-const hoursOf = (hours: number) => `${hours.toLocaleString('en-US')} hour${hours === 1 ? '' : 's'}`;
-
 /** An operation's key among those running here: one member's operation id. */
 const keyOf = ({ memberId, operationId }: Pick<OperationRecord, 'memberId' | 'operationId'>) => `${memberId}\u0000${operationId}`;
 
@@ -81,7 +79,7 @@ function inputFromBody(product: Product, operationId: string, body: string): Ope
 function documentPartError(error: HttpError, index: number, parts: number, charged: number, retentionHours: number): HttpError {
   const kept =
     charged > 0
-      ? ` The ${charged.toLocaleString('en-US')} words already charged for other parts are counted in your usage; repeating this operation id within ${hoursOf(retentionHours)} reuses those parts.`
+      ? ` The ${charged.toLocaleString('en-US')} words already charged for other parts are counted in your usage; repeating this operation id within ${countOf(retentionHours, 'hour')} reuses those parts.`
       : '';
   return new HttpError(error.status, { ...error.body, message: `Part ${index + 1} of ${parts} of this document: ${error.body.message}${kept}` }, error.headers);
 }
@@ -288,7 +286,7 @@ export class OperationEngine {
    * is gone, and it is never run (or charged) again (but see runsAgainAfterRetention).
    */
   #expired(record?: OperationRecord): HttpError {
-    const ago = `more than ${hoursOf(this.options.resultRetentionHours)} ago`;
+    const ago = `more than ${countOf(this.options.resultRetentionHours, 'hour')} ago`;
     if (record?.state !== 'failed') {
       return HttpError.of(410, 'result_expired', `This check finished ${ago} and the BFF no longer keeps its result. Start a new check with a new operation id.`);
     }

@@ -3,7 +3,7 @@ import type { Product } from '@redline/shared';
 import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
-import { ANOTHER_ADMIN, LOCKING_ADMINS } from './pg-admins.ts';
+import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
 import { announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -76,7 +76,7 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async setRole(memberId: string, role: Role): Promise<boolean> {
-    return (await this.#changed(`${LOCKING_ADMINS} UPDATE members SET role = $2 WHERE id = $1 AND revoked_at IS NULL AND ($2 = 'admin' OR role <> 'admin' OR ${ANOTHER_ADMIN})`, [memberId, role])) > 0;
+    return (await this.#changed(`${PG_LOCKING_ADMINS} UPDATE members SET role = $2 WHERE id = $1 AND revoked_at IS NULL AND ($2 = 'admin' OR role <> 'admin' OR ${PG_ANOTHER_ADMIN})`, [memberId, role])) > 0;
   }
 
   // Members are cached per instance with their token, budgets and limit: each change announces itself (pg-channel.ts).

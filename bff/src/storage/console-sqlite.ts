@@ -3,6 +3,7 @@ import type { Product } from '@redline/shared';
 import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
+import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema), in the ledger's file. */
@@ -66,7 +67,7 @@ export class SqliteConsoleStore implements ConsoleStore {
       this.db
         .prepare(
           `UPDATE members SET role = @role WHERE id = @memberId AND revoked_at IS NULL
-             AND (@role = 'admin' OR role <> 'admin' OR EXISTS (SELECT 1 FROM members other WHERE other.role = 'admin' AND other.revoked_at IS NULL AND other.id <> members.id))`,
+             AND (@role = 'admin' OR role <> 'admin' OR ${SQLITE_ANOTHER_ADMIN})`,
         )
         .run({ role, memberId }).changes > 0
     );

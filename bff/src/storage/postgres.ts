@@ -7,7 +7,7 @@ import { PostgresOAuthStore } from './oauth-postgres.ts';
 import { announcingMembers } from './pg-channel.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
-import { ANOTHER_ADMIN, LOCKING_ADMINS } from './pg-admins.ts';
+import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
 import { pgDriver } from './pg-driver.ts';
 import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 import { eachOnItsOwn, inGroups, perTurn, type Settled } from './turn-batch.ts';
@@ -390,7 +390,7 @@ export class PostgresLedger implements Ledger {
   async revokeMember(memberId: string): Promise<boolean> {
     // Announced to every instance's member cache in the same statement (delivered on commit).
     const { rowCount } = await this.pool.query(
-      announcingMembers(`${LOCKING_ADMINS} UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL AND (role <> 'admin' OR ${ANOTHER_ADMIN}) RETURNING id`),
+      announcingMembers(`${PG_LOCKING_ADMINS} UPDATE members SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL AND (role <> 'admin' OR ${PG_ANOTHER_ADMIN}) RETURNING id`),
       [memberId],
     );
     return (rowCount ?? 0) > 0;

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
 import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
+import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { createPrivateFile, ensurePrivateDir, ensurePrivateFile, type PermissionLog } from './private-files.ts';
 import { SqliteConsoleStore } from './console-sqlite.ts';
@@ -267,7 +268,7 @@ export class SqliteLedger implements Ledger {
   async revokeMember(memberId: string): Promise<boolean> {
     const { changes } = this.#sql(
       `UPDATE members SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL
-         AND (role <> 'admin' OR EXISTS (SELECT 1 FROM members other WHERE other.role = 'admin' AND other.revoked_at IS NULL AND other.id <> members.id))`,
+         AND (role <> 'admin' OR ${SQLITE_ANOTHER_ADMIN})`,
     ).run(new Date().toISOString(), memberId);
     return changes > 0;
   }

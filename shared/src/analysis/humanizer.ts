@@ -749,24 +749,19 @@ const COMMENT_ADJECTIVES = new Set([
 const MODAL_WORDS = new Set(['can', 'could', 'will', 'would', 'may', 'might', 'should', 'must']);
 
 /**
- * The tense of the clause's main verb (the first finite-looking verb outside a relative clause: "By obtaining opinions
- * from varied sources, I broaden my view" is in the present): 'past', 'present', or the modal
- * it uses ("The software could detect …, providing" → "This could provide").
- */
-function clauseTense(words: Token[]): string {
-  return clauseTenses(words)[0]?.tense ?? 'present';
-}
-
-/**
- * The tense of the clause's main verb, or undefined when the finite-looking verbs disagree: the
- * tagger may take a word in a name or a reduced relative for the main verb ("git send-email
- * lacked", "Users surprised by it might file", "This positioned advice helps"), and a wrong
- * tense makes the comment assert something else ("…might file bugs. This increased the effort").
+ * The tense of the clause's main verb (the first finite-looking verb outside a relative clause:
+ * "By obtaining opinions from varied sources, I broaden my view" is in the present): 'past',
+ * 'present', or the modal it uses ("The software could detect …, providing" → "This could
+ * provide"); undefined when the finite-looking verbs disagree: the tagger may take a word in a
+ * name or a reduced relative for the main verb ("git send-email lacked", "Users surprised by it
+ * might file", "This positioned advice helps"), and a wrong tense makes the comment assert
+ * something else ("…might file bugs. This increased the effort").
  */
 function clauseTenseIfClear(words: Token[]): string | undefined {
   const verbs = clauseTenses(words);
+  if (verbs[0] === undefined) return 'present';
   // An auxiliary first ("was", "might", "has") is the clause's own; a later word taken for a verb ("an in-core merge") is not.
-  if (verbs[0] === undefined || verbs[0].auxiliary) return clauseTense(words);
+  if (verbs[0].auxiliary) return verbs[0].tense;
   return new Set(verbs.map((verb) => verb.tense)).size === 1 ? verbs[0].tense : undefined;
 }
 
