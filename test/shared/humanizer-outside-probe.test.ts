@@ -101,3 +101,20 @@ describe('humanizer: a split keeps the writer\'s spacing', () => {
     expect(split('It is currently used internally by React;  we plan to make it more generic.')).toContain('React.  We plan');
   });
 });
+
+describe('humanizer: "attempt" is "try" only before an infinitive', () => {
+  // "try" with a thing as its object means to sample or test it.
+  const things = [
+    'The climbers attempted a crossing of the glacier in winter.',
+    'The daemon attempts recovery of the journal at every start.',
+  ];
+  for (const model of ['lexi', 'huma_v2'] as const) {
+    it.each(things)(`${model} keeps "attempt" before a thing: %s`, (text) => {
+      expect(humanize(text, model).humanized_text).toMatch(/\b[Aa]ttempt(?:s|ed)? (?:action|a crossing|recovery)\b/u);
+    });
+  }
+  it('still swaps it before "to"', () => {
+    expect(humanize('They attempted to climb the wall twice.', 'lexi').humanized_text).toBe('They tried to climb the wall twice.');
+    expect(humanize('The parser is attempting to read the file twice.', 'lexi').humanized_text).toContain('is trying to read');
+  });
+});

@@ -12,6 +12,7 @@ import {
   isPluralNoun,
   NEGATIVE_CONTRACTIONS,
   NO_PASSIVE,
+  ONLY_BEFORE_INFINITIVE,
   PLAIN_CONNECTIVES,
   PLAIN_PHRASES,
   SUBJECT_CONTRACTIONS,
@@ -290,6 +291,7 @@ function swapFor(tokens: Token[], at: number, swap: Swap): string | undefined {
       // adjective; only a pronoun subject ("they purchased land") shows it is a verb.
       if (token.lower === swap.from.past && before?.pos !== 'PRON' && (tokens[at + 1]?.pos === 'NOUN' || /ing$/u.test(tokens[at + 1]?.lower ?? ''))) return undefined;
       if (usedWithoutObject(tokens, at)) return undefined;
+      if (ONLY_BEFORE_INFINITIVE.has(swap.from.base) && tokens[at + 1]?.lower !== 'to') return undefined;
       // "spirits that possess them" is not "have them".
       if (swap.from.base === 'possess' && tokens[at + 1]?.pos === 'PRON') return undefined;
       // "purchasing power", "maintaining employment and purchasing power": a gerund right before

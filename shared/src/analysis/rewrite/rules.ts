@@ -305,6 +305,12 @@ export const CASUAL_SWAPS = new Set(['obtain']);
 /** Verbs whose plain word reads wrong in the passive: "the data was obtained" is not "was gotten", "a crossing was attempted" not "was tried". */
 export const NO_PASSIVE = new Set(['obtain', 'attempt']);
 
+/**
+ * Verbs whose plain word means the same only before an infinitive: "attempt to climb" is "try
+ * to climb", but "Attempt action on failure" is not "Try action" (try a thing = sample or test it).
+ */
+export const ONLY_BEFORE_INFINITIVE = new Set(['attempt', 'endeavor']);
+
 /** Contractions of a negated auxiliary: correct wherever the full form is. */
 export const NEGATIVE_CONTRACTIONS: Record<string, string> = {
   'do not': "don't", 'does not': "doesn't", 'did not': "didn't", 'is not': "isn't", 'are not': "aren't",
