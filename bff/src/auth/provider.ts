@@ -5,7 +5,7 @@ import { InvalidGrantError, InvalidRequestError, InvalidTargetError, InvalidToke
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describeError, type Logger } from '../logging.ts';
-import type { OAuthStore } from '../storage/oauth-store.ts';
+import type { AuthorizationCodeRecord, OAuthStore } from '../storage/oauth-store.ts';
 import { authorizationResponse } from './authorize-request.ts';
 import type { AccessTokenVerifier, Caller } from './bearer.ts';
 import { InvalidAccessToken } from './bearer.ts';
@@ -119,12 +119,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     const now = Date.now();
     const stored = await store.findCode(tokenHash(code));
     if (!stored || stored.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
-    if (stored.usedAt !== null) {
-      // A code presented twice may have been stolen: whatever it was exchanged for is revoked.
-      if (stored.grantId) await store.revokeGrant(stored.grantId, now);
-      this.options.logger.warn({ clientId: client.client_id, member: stored.memberId }, 'authorization code reused; grant revoked');
-      throw new InvalidGrantError('The authorization code was already used');
-    }
+    if (stored.usedAt !== null) return this.#refuseReusedCode(store, stored, now);
     if (stored.expiresAt <= now) throw new InvalidGrantError('The authorization code has expired');
     // RFC 6749 section 4.1.3 (and OAuth 2.1): present and identical when the authorization request named one.
     if (redirectUri === undefined && stored.redirectUriSent) throw new InvalidRequestError('redirect_uri is required: the authorization request included one');
@@ -135,9 +130,21 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     const grant = { id: randomUUID(), clientId: client.client_id, memberId: stored.memberId, resource: stored.resource, scopes: stored.scopes, createdAt: now };
     const refreshToken = randomToken();
     const exchanged = await store.exchangeCode(stored.codeHash, grant, { tokenHash: tokenHash(refreshToken), grantId: grant.id, expiresAt: this.#refreshExpiry(now) }, now);
-    if (!exchanged) throw new InvalidGrantError('The authorization code was already used or has expired');
+    if (!exchanged) {
+      // Presented twice at once: the other presentation used the code first (or it just expired).
+      const latest = await store.findCode(stored.codeHash);
+      if (latest && latest.usedAt !== null) return this.#refuseReusedCode(store, latest, now);
+      throw new InvalidGrantError('The authorization code has expired');
+    }
     this.options.logger.info({ clientId: client.client_id, member: stored.memberId, grant: grant.id }, 'oauth grant issued');
     return this.#tokens(grant, refreshToken);
+  }
+
+  /** A code presented twice may have been stolen: whatever it was exchanged for is revoked. */
+  async #refuseReusedCode(store: OAuthStore, code: AuthorizationCodeRecord, now: number): Promise<never> {
+    if (code.grantId) await store.revokeGrant(code.grantId, now);
+    this.options.logger.warn({ clientId: code.clientId, member: code.memberId }, 'authorization code reused; grant revoked');
+    throw new InvalidGrantError('The authorization code was already used');
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
