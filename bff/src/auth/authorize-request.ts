@@ -25,7 +25,7 @@ export function authorizationResponse(redirectUri: string, issuer: URL, state: s
 }
 
 /** RFC 6749 section 4.1.2.1 allows only printable ASCII without `"` and `\` in error_description. */
-const plainDescription = (text: string) =>
+export const plainDescription = (text: string) =>
   text
     .replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]+/g, ' ')
     .trim()

@@ -13,6 +13,7 @@ import { authorizationRequestCheck, authorizationResponse, type AuthorizationOut
 import { requireCaller } from './bearer.ts';
 import { extensionLinkRouter } from './extension-link.ts';
 import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
+import { plainErrorDescriptions } from './plain-errors.ts';
 import { MemberAuthorizationServer } from './provider.ts';
 import { apiProtectedResourceMetadataUrl, apiResourceUrl, mcpResourceUrl, protectedResourceMetadataUrl, publicUrlResolver } from './public-url.ts';
 import { TokenSigner } from './tokens.ts';
@@ -86,6 +87,8 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
           resourceProblem: (requested) => provider.resourceProblem(requested),
         }),
       );
+      router.use(['/token', '/revoke'], plainErrorDescriptions('send the parameters as an application/x-www-form-urlencoded body'));
+      router.use('/register', plainErrorDescriptions('send the client metadata as a JSON object'));
       router.use(
         mcpAuthRouter({
           provider,
