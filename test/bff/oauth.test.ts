@@ -235,6 +235,21 @@ describe('authorization', () => {
     expect(bare.location!.searchParams.get('code')).toBeTruthy();
   });
 
+  it('an assistant signed in with a member token is audited like one signed in with a link; a refused token too, without it', async () => {
+    const token = await h.addMember('audited-user');
+    const member = (await authenticate(h.bff.ledger, token))!;
+    const wrong = `rl_${'C'.repeat(43)}`;
+    expect((await approveWithoutBrowser((await client.start()).authorizationUrl, wrong)).status).toBe(401);
+    expect((await approveWithoutBrowser((await client.start()).authorizationUrl, token)).status).toBe(302);
+    const entries = await (await h.bff.ledger.consoleStore()).auditLog(2);
+    expect(entries).toMatchObject([
+      { action: 'assistant_signed_in', actorId: member.id, target: member.id, detail: { method: 'token', client: 'Test assistant' }, address: expect.stringMatching(/127\.0\.0\.1/) },
+      { action: 'sign_in_refused', actorId: null, detail: { method: 'consent_token' } },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(token);
+    expect(JSON.stringify(entries)).not.toContain(wrong);
+  });
+
   it('a consent form from another origin is refused', async () => {
     const { authorizationUrl } = await client.start();
     const page = await (await fetch(authorizationUrl)).text();

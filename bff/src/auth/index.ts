@@ -209,8 +209,9 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
 /**
  * The member behind what was typed on the consent page: a member token, or a one-time sign-in
  * link (or its bare code) made in the console. `complete` uses a link up, once the sign-in's
- * code is stored, and says whether it still could; a link's use, granted or refused, goes to
- * the audit log as the extension's does.
+ * code is stored, and says whether it still could. Every sign-in, granted or refused, by token
+ * or link, goes to the audit log as the extension's does: an assistant holds the member's
+ * access for the refresh token's life, which an administrator needs to be able to see.
  */
 async function signInOfCredential(
   ledger: Ledger,
@@ -219,33 +220,43 @@ async function signInOfCredential(
   clientName: string,
   now: () => number,
 ): Promise<{ member: MemberRecord; complete: () => Promise<boolean> } | undefined> {
-  if (credential.startsWith('rl_')) {
-    const member = await authenticate(ledger, credential);
-    return member && { member, complete: async () => true };
-  }
-  const code = signInCodeOf(credential);
   const store = await ledger.consoleStore();
-  const entry = (member: MemberRecord | undefined) => ({
+  const entry = (member: MemberRecord | undefined, method: 'token' | 'link') => ({
     at: now(),
     actorId: member?.id ?? null,
     actorName: member?.name ?? null,
     action: member ? 'assistant_signed_in' : 'sign_in_refused',
     target: member?.id ?? null,
-    detail: member ? { method: 'link', client: clientName } : { method: 'consent_link' },
+    detail: member ? { method, client: clientName } : { method: `consent_${method}` },
     address: req.ip ?? '',
   });
+  if (credential.startsWith('rl_')) {
+    const member = await authenticate(ledger, credential);
+    if (!member) {
+      await store.audit(entry(undefined, 'token'));
+      return undefined;
+    }
+    return {
+      member,
+      complete: async () => {
+        await store.audit(entry(member, 'token'));
+        return true;
+      },
+    };
+  }
+  const code = signInCodeOf(credential);
   const codeHash = code && hashSecret(code);
   const memberId = codeHash ? await store.linkMember(codeHash, now(), 'extension') : undefined;
   const member = memberId && (await store.member(memberId));
   if (!codeHash || !member || member.revokedAt) {
-    await store.audit(entry(undefined));
+    await store.audit(entry(undefined, 'link'));
     return undefined;
   }
   return {
     member,
     complete: async () => {
-      if (await store.consumeLink(codeHash, now(), 'extension', entry(member))) return true;
-      await store.audit(entry(undefined));
+      if (await store.consumeLink(codeHash, now(), 'extension', entry(member, 'link'))) return true;
+      await store.audit(entry(undefined, 'link'));
       return false;
     },
   };
