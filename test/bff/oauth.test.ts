@@ -163,6 +163,13 @@ describe('authorization', () => {
     }
   });
 
+  it('a resource with a fragment is refused (RFC 8707 section 2), not read as this MCP URL', async () => {
+    expect(await authorizationError(await client.start({ resource: `${mcpUrl}#tools` }))).toEqual({
+      error: 'invalid_target',
+      error_description: 'resource must not have a fragment (RFC 8707 section 2)',
+    });
+  });
+
   it('a failure after the checks goes back as server_error with state and iss, and is logged', async () => {
     const lines: string[] = [];
     const logger = createLogger('info', new Writable({ write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()) }));

@@ -240,7 +240,8 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   #checkResource(requested: string | undefined): string {
     const [mcp] = this.options.resources;
     if (requested === undefined) return mcp;
-    const comparable = (value: string) => value.replace(/#.*$/, '').replace(/\/$/, '');
+    if (requested.includes('#')) throw new InvalidTargetError('resource must not have a fragment (RFC 8707 section 2)');
+    const comparable = (value: string) => value.replace(/\/$/, '');
     const match = this.options.resources.find((resource) => comparable(resource) === comparable(requested));
     if (!match) throw new InvalidTargetError(`This server issues tokens only for ${this.options.resources.join(' and ')}`);
     return match;
