@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { InvalidGrantError, InvalidRequestError, InvalidTargetError, InvalidTokenError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError, InvalidTokenError, OAuthError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describeError, type Logger } from '../logging.ts';
@@ -147,11 +147,13 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     throw new InvalidGrantError('The authorization code was already used');
   }
 
-  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
     const store = await this.options.store();
     const now = Date.now();
     const owner = await store.grantOfRefreshToken(tokenHash(refreshToken));
     if (!owner || owner.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
+    // RFC 6749 section 6: a refresh cannot widen what the member approved (a narrower request gets the grant's, named in `scope`).
+    if (scopes?.some((scope) => !owner.scopes.includes(scope))) throw new InvalidScopeError(`scope may only name scopes of the grant: ${owner.scopes.join(' ') || '(none)'}`);
     if (resource !== undefined && this.#checkResource(resource.href) !== owner.resource) throw new InvalidTargetError('resource does not match the grant');
     const next = randomToken();
     const rotation = await store.rotateRefreshToken(tokenHash(refreshToken), { tokenHash: tokenHash(next), expiresAt: this.#refreshExpiry(now) }, now);
