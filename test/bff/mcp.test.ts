@@ -214,6 +214,14 @@ describe('protocol faults are JSON-RPC errors', () => {
     expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   });
 
+  it('JSON that is not a JSON-RPC message: invalid request (JSON-RPC 2.0 section 5.1), an empty batch too', async () => {
+    for (const body of ['{"foo": 1}', '{"jsonrpc": "2.0", "method": 1, "params": "bar"}', '{"jsonrpc": "1.0", "id": 1, "method": "ping"}', '"hello"', '5', 'null', '[]', '[1]']) {
+      const response = await post(body);
+      expect(response.status, body).toBe(400);
+      expect(await response.json(), body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
+    }
+  });
+
   it('an unknown method: method not found', async () => {
     const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/destroy', params: {} }));
     expect(await response.json()).toMatchObject({ id: 7, error: { code: -32601 } });

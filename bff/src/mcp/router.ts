@@ -8,6 +8,7 @@ import type { OperationEngine } from '../operations/engine.ts';
 import type { Caller } from '../auth/bearer.ts';
 import { errorSummary } from './summaries.ts';
 import { inToolWords, TOOLS, type ToolDefinition } from './tools.ts';
+import { notJsonRpc } from './json-rpc.ts';
 import { refuseNonUtf8 } from '../http/json-body.ts';
 
 export interface McpRouterOptions {
@@ -81,7 +82,10 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
     return server;
   };
 
-  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes , verify: refuseNonUtf8 }), async (req: Request, res: Response) => {
+  // Not strict: a body of valid JSON that is not an object or array is an invalid request, not a parse error.
+  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes, strict: false, verify: refuseNonUtf8 }), async (req: Request, res: Response) => {
+    const problem = req.body === undefined ? undefined : notJsonRpc(req.body);
+    if (problem) return void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${problem}.` } });
     const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
     const server = serverFor(McpServer, res.locals.caller as Caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
