@@ -72,6 +72,47 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
     expect((await consoleCall(otherAdminSession, '/session')).status).toBe(401);
   });
 
+  it("an administrator lists a member's assistant sign-ins and ends one, without the token or the other sign-ins; audited", async () => {
+    const admin = await consoleSignIn(h.token);
+    const writerToken = await h.addMember('writer');
+    const writerId = await idOf('writer');
+    const first = await mcpSignIn(writerToken);
+    const second = await mcpSignIn(writerToken);
+    await mcpSignIn(h.token);
+
+    const listed = await consoleCall(admin, `/members/${writerId}/sign-ins`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.signIns).toHaveLength(2);
+    expect(listed.body.signIns[0]).toEqual({
+      id: expect.any(String),
+      clientId: second.client.client.client_id,
+      clientName: 'Test assistant',
+      redirectHost: '127.0.0.1:7777',
+      resource: `${h.bff.url}/mcp`,
+      createdAt: expect.any(String),
+      expiresAt: expect.any(String),
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(first.tokens.refresh_token!);
+
+    const ended = listed.body.signIns.find((signIn: { clientId: string }) => signIn.clientId === first.client.client.client_id);
+    expect((await consoleCall(admin, `/members/${writerId}/sign-ins/${ended.id}/revoke`, {})).status).toBe(200);
+    expect(await mcpStatus(first.tokens.access_token)).toBe(401);
+    expect(await mcpStatus(second.tokens.access_token)).toBe(200);
+    expect((await h.call('/v1/usage', undefined, { token: writerToken })).status).toBe(200);
+    expect((await consoleCall(admin, `/members/${writerId}/sign-ins`)).body.signIns.map((signIn: { id: string }) => signIn.id)).not.toContain(ended.id);
+
+    // Ended already, or another member's: not found, nothing changed.
+    expect((await consoleCall(admin, `/members/${writerId}/sign-ins/${ended.id}/revoke`, {})).status).toBe(404);
+    const testerSignIn = (await consoleCall(admin, `/members/${await idOf('tester')}/sign-ins`)).body.signIns[0];
+    expect((await consoleCall(admin, `/members/${writerId}/sign-ins/${testerSignIn.id}/revoke`, {})).status).toBe(404);
+
+    const audit = (await consoleCall(admin, '/audit')).body.entries.find((entry: { action: string }) => entry.action === 'sign_in_revoked');
+    expect(audit).toMatchObject({ target: writerId, detail: { grant: ended.id, client: 'Test assistant', resource: `${h.bff.url}/mcp` } });
+
+    const writerSession = await consoleSignIn(writerToken);
+    expect((await consoleCall(writerSession, `/members/${writerId}/sign-ins`)).status).toBe(403);
+  });
+
   it('a member name cannot look like a member id, so revoking by id never revokes another member', async () => {
     const writer = await createMember(h.bff.ledger, 'frank');
     await expect(createMember(h.bff.ledger, writer.member.id)).rejects.toThrow(/cannot look like a member id/);

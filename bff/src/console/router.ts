@@ -25,6 +25,7 @@ import {
   type Clock,
   type ConsoleSession,
 } from './sessions.ts';
+import { signInRoutes } from './sign-ins.ts';
 import { upstreamKeyRoutes } from './upstream-keys.ts';
 import { usageCsv, usageReport } from './usage.ts';
 import type { UpstreamKeyring } from '../upstream/keyring.ts';
@@ -346,6 +347,14 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   admin.get('/usage.csv', async (req, res) => {
     const report = await usageReport(ledger, await store(), req.query, clock.now(), keyring?.active()?.account);
     res.type('text/csv').set('Content-Disposition', `attachment; filename="redline-usage-${report.from}-to-${report.to}.csv"`).send(usageCsv(report));
+  });
+
+  signInRoutes(admin, {
+    oauth: () => ledger.oauthStore(),
+    now: () => clock.now(),
+    actor,
+    activeMember,
+    audit: (req, who, action, target, detail) => audit(req, who, action, target, detail),
   });
 
   upstreamKeyRoutes(admin, {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { MemberRecord } from './ledger.ts';
-import { toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
-import type { AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
+import { ACTIVE_GRANTS_SQL, toActiveGrant, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The OAuth tables, versioned on their own (table oauth_schema) in the ledger's schema. */
@@ -180,8 +180,14 @@ export class PostgresOAuthStore implements OAuthStore {
     return rows[0] && toGrant(rows[0]);
   }
 
-  async revokeGrant(grantId: string, now: number): Promise<void> {
-    await this.pool.query('UPDATE oauth_grants SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, grantId]);
+  async revokeGrant(grantId: string, now: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE oauth_grants SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, grantId]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async activeGrants(memberId: string, now: number): Promise<ActiveGrant[]> {
+    const { rows } = await this.pool.query<GrantRow & { refresh_expires_at: string }>(ACTIVE_GRANTS_SQL('$1', '$2'), [memberId, now]);
+    return rows.map(toActiveGrant);
   }
 
   async revokeMemberGrants(memberId: string, now: number): Promise<number> {

@@ -1,4 +1,4 @@
-import type { AuthorizationCodeRecord, GrantRecord } from './oauth-store.ts';
+import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord } from './oauth-store.ts';
 
 /** OAuth rows as both SQL stores keep them (the same column names). */
 
@@ -40,6 +40,14 @@ export const toGrant = (row: GrantRow): GrantRecord => ({
   createdAt: num(row.created_at),
   revokedAt: numOrNull(row.revoked_at),
 });
+
+export const toActiveGrant = (row: GrantRow & { refresh_expires_at: number | string }): ActiveGrant => ({ ...toGrant(row), refreshExpiresAt: num(row.refresh_expires_at) });
+
+/** Both dialects: a grant is active while it is not revoked and its unused refresh token has not expired. */
+export const ACTIVE_GRANTS_SQL = (memberParameter: string, nowParameter: string) =>
+  `SELECT g.*, t.expires_at AS refresh_expires_at FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.grant_id = g.id
+   WHERE g.member_id = ${memberParameter} AND g.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > ${nowParameter}
+   ORDER BY g.created_at DESC, g.id`;
 
 export const toCode = (row: CodeRow): AuthorizationCodeRecord => ({
   codeHash: row.code_hash,

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MemberRecord } from './ledger.ts';
-import { toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
-import type { AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
+import { ACTIVE_GRANTS_SQL, toActiveGrant, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The OAuth tables, versioned on their own (table oauth_schema), appended to the ledger's file. */
@@ -142,8 +142,13 @@ export class SqliteOAuthStore implements OAuthStore {
     return row && toGrant(row);
   }
 
-  async revokeGrant(grantId: string, now: number): Promise<void> {
-    this.db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, grantId);
+  async revokeGrant(grantId: string, now: number): Promise<boolean> {
+    return this.db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, grantId).changes > 0;
+  }
+
+  async activeGrants(memberId: string, now: number): Promise<ActiveGrant[]> {
+    const rows = this.db.prepare(ACTIVE_GRANTS_SQL('?', '?')).all(memberId, now) as (GrantRow & { refresh_expires_at: number })[];
+    return rows.map(toActiveGrant);
   }
 
   async revokeMemberGrants(memberId: string, now: number): Promise<number> {

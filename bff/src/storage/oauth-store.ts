@@ -49,6 +49,12 @@ export interface NewRefreshToken {
   expiresAt: number;
 }
 
+/** A grant that can still be used: not revoked, and its current refresh token not expired. */
+export interface ActiveGrant extends GrantRecord {
+  /** When its current refresh token expires (each refresh moves it on). */
+  refreshExpiresAt: number;
+}
+
 /** What a refresh token rotation found. */
 export type Rotation =
   | { kind: 'rotated'; grant: GrantRecord }
@@ -76,7 +82,10 @@ export interface OAuthStore {
   rotateRefreshToken(oldHash: string, next: Omit<NewRefreshToken, 'grantId'>, now: number): Promise<Rotation>;
   /** The grant a refresh token belongs to, used or not. */
   grantOfRefreshToken(tokenHash: string): Promise<GrantRecord | undefined>;
-  revokeGrant(grantId: string, now: number): Promise<void>;
+  /** False when the grant was already revoked (or never existed). */
+  revokeGrant(grantId: string, now: number): Promise<boolean>;
+  /** The member's active grants (assistant and extension sign-ins), newest first. */
+  activeGrants(memberId: string, now: number): Promise<ActiveGrant[]>;
   revokeMemberGrants(memberId: string, now: number): Promise<number>;
 
   /** The member, when not revoked. */
