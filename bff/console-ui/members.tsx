@@ -72,6 +72,45 @@ function RateLimitEditor({ member, defaultLimit, windowSeconds, act }: { member:
   );
 }
 
+/** Which of the BFF's resources a sign-in reaches: the MCP server (assistants) or the /v1 API (the extension). */
+const reaches = (resource: string) => (new URL(resource).pathname.endsWith('/mcp') ? 'assistant (MCP)' : 'extension (API)');
+
+/** A member's OAuth sign-ins, loaded when opened; each can be ended alone. */
+function SignIns({ member, act }: { member: any; act: Act }) {
+  const [signIns, setSignIns] = useState<any[] | null>(null);
+  const load = async () => setSignIns((await api(`/members/${member.id}/sign-ins`)).signIns);
+  const end = (signIn: any) =>
+    act(async () => {
+      if (!confirm(`End ${member.name}'s sign-in of ${signIn.clientName}? It stops working at once.`)) return;
+      try {
+        await api(`/members/${member.id}/sign-ins/${signIn.id}/revoke`, {});
+      } finally {
+        await load();
+      }
+      return `${member.name}'s sign-in of ${signIn.clientName} was ended.`;
+    });
+  return (
+    <details class="sign-ins" onToggle={(event) => event.currentTarget.open && void act(load)}>
+      <summary aria-label={`Sign-ins of ${member.name}`}>Sign-ins</summary>
+      {signIns === null ? null : signIns.length === 0 ? (
+        <p class="muted">No assistant or extension is signed in as {member.name}.</p>
+      ) : (
+        <ul>
+          {signIns.map((signIn) => (
+            <li key={signIn.id} data-sign-in={signIn.clientName}>
+              {signIn.clientName} <span class="muted">({reaches(signIn.resource)}{signIn.redirectHost ? `, back to ${signIn.redirectHost}` : ''})</span>, since{' '}
+              {when(signIn.createdAt)}, until {when(signIn.expiresAt)}{' '}
+              <button type="button" aria-label={`End ${member.name}'s sign-in of ${signIn.clientName}`} onClick={() => void end(signIn)}>
+                End
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
+
 export function Members({ me }: { me: Me }) {
   const [members, setMembers] = useState<any[]>([]);
   const [limits, setLimits] = useState({ defaultRateLimit: 0, rateWindowSeconds: 60 });
@@ -141,6 +180,7 @@ export function Members({ me }: { me: Me }) {
                   <div class="actions">
                     <BudgetEditor member={member} act={act} />
                     <RateLimitEditor member={member} defaultLimit={limits.defaultRateLimit} windowSeconds={limits.rateWindowSeconds} act={act} />
+                    <SignIns member={member} act={act} />
                     <button
                       type="button"
                       onClick={() =>

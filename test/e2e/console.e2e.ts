@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { OAuthTestClient, approveWithoutBrowser } from '../bff/oauth-client.ts';
 import { test, expect } from './fixtures.ts';
 
 // The team console in Debian's Chromium against the real BFF and upstream double: an admin
@@ -218,4 +219,41 @@ test('console: a refused action or page shows why (an ended session, a lost admi
     await deputyAgain(`/members/${owner.id}/role`, { role: 'admin' });
   }
   expect(uncaught).toEqual([]);
+});
+
+test("console: an administrator sees a member's assistant sign-ins and ends one; the others keep working", async ({ stack, page }) => {
+  const writerToken = stack.addMember('console-assistants');
+  const signIn = async (name: string) => {
+    const client = await OAuthTestClient.register(`${stack.bffUrl}/mcp`, 'http://127.0.0.1:7777/callback', name);
+    const start = await client.start();
+    const { location } = await approveWithoutBrowser(start.authorizationUrl, writerToken);
+    return client.exchange(location!, start);
+  };
+  const mcpStatus = async (accessToken: string) =>
+    (
+      await fetch(`${stack.bffUrl}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+    ).status;
+  const kept = await signIn('Kept assistant');
+  const ended = await signIn('Ended assistant');
+
+  await page.goto(ownerSignInLink(stack));
+  const row = page.locator('tr[data-member="console-assistants"]');
+  await row.getByLabel('Sign-ins of console-assistants').click();
+  const listed = row.locator('li[data-sign-in]');
+  await expect(listed).toHaveCount(2);
+  await expect(row.locator('li[data-sign-in="Ended assistant"]')).toContainText('assistant (MCP), back to 127.0.0.1:7777');
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await row.getByRole('button', { name: "End console-assistants's sign-in of Ended assistant" }).click();
+  await expect(page.getByText("console-assistants's sign-in of Ended assistant was ended.")).toBeVisible();
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toHaveAttribute('data-sign-in', 'Kept assistant');
+  // Read back where it matters: the ended sign-in's token is refused, the other's and the member's own still work.
+  expect(await mcpStatus(ended.access_token)).toBe(401);
+  expect(await mcpStatus(kept.access_token)).toBe(200);
+  expect(await mcpStatus(writerToken)).toBe(200);
 });
