@@ -234,3 +234,49 @@ describe('operations endpoints', () => {
     expect(statuses('/v1/usage', 'get')).toEqual(['200', '401', '403', '429', '503']);
   });
 });
+
+describe('credentials and browser MCP clients', () => {
+  const mcpList = (headers: Record<string, string>, query = '') =>
+    fetch(`${h.bff.url}/mcp${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+
+  it('refuses a token in the URL on /v1 and /mcp, even beside a valid header (logs and histories keep URLs)', async () => {
+    const usage = await fetch(`${h.bff.url}/v1/usage?access_token=${h.token}`, { headers: { authorization: `Bearer ${h.token}` } });
+    expect(usage.status).toBe(400);
+    const body = await usage.json();
+    expect(body.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('Do not put credentials in the URL') });
+    expect(JSON.stringify(body)).not.toContain(h.token);
+    const mcp = await mcpList({ authorization: `Bearer ${h.token}` }, `?access_token=${h.token}`);
+    expect(mcp.status).toBe(400);
+    expect((await mcp.json()).error.message).toContain('Do not put credentials in the URL');
+    // Other query parameters are not credentials.
+    expect((await fetch(`${h.bff.url}/v1/usage?view=full`, { headers: { authorization: `Bearer ${h.token}` } })).status).toBe(200);
+    expect((await mcpList({ authorization: `Bearer ${h.token}` })).status).toBe(200);
+  });
+
+  it('answers another scheme than Bearer on /mcp with a challenge without an error code (RFC 6750 section 3.1)', async () => {
+    const basic = await mcpList({ authorization: 'Basic dXNlcjpwYXNz' });
+    expect(basic.status).toBe(401);
+    expect(basic.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(basic.headers.get('www-authenticate')).not.toContain('error=');
+    expect((await basic.json()).error.message).toContain('Authorization: Bearer');
+    const unknown = await mcpList({ authorization: 'Bearer rl_unknownunknownunknownunknownunknownunknown1' });
+    expect(unknown.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it("lets a browser MCP client on an allowed origin send MCP's headers and read the sign-in challenge", async () => {
+    const preflight = await fetch(`${h.bff.url}/mcp`, {
+      method: 'OPTIONS',
+      headers: { origin: EXTENSION_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
+    });
+    expect(preflight.status).toBe(204);
+    const allowed = preflight.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id']));
+    const challenge = await mcpList({ origin: EXTENSION_ORIGIN });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('access-control-expose-headers')!.toLowerCase()).toContain('www-authenticate');
+  });
+});

@@ -62,4 +62,13 @@ describe('error_description says what to fix, in the characters RFC 6749 allows'
     });
     expect(await refusal(response)).toEqual({ error: 'invalid_client_metadata', error_description: 'client_uri: URL cannot use javascript:, data:, or vbscript: scheme' });
   });
+
+  it('/register: a client name the consent page could not show, or a hundred redirect URIs, are refused', async () => {
+    const register = (metadata: Record<string, unknown>) =>
+      fetch(`${h.bff.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['https://a.example/cb'], ...metadata }) });
+    expect(await refusal(await register({ client_name: 'n'.repeat(5000) }))).toEqual({ error: 'invalid_client_metadata', error_description: 'client_name may be at most 200 characters' });
+    const many = Array.from({ length: 100 }, (_, i) => `https://a.example/cb${i}`);
+    expect(await refusal(await register({ redirect_uris: many }))).toEqual({ error: 'invalid_redirect_uri', error_description: 'redirect_uris may list at most 10 redirect URIs' });
+    expect((await register({ client_name: 'A real assistant' })).status).toBe(201);
+  });
 });

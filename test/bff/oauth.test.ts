@@ -152,6 +152,12 @@ describe('authorization', () => {
     const twice = await client.start();
     twice.authorizationUrl.searchParams.append('code_challenge', 'again');
     expect(await authorizationError(twice)).toEqual({ error: 'invalid_request', error_description: 'code_challenge must be sent once' });
+    // RFC 7636 section 4.2: an S256 challenge is 43 base64url characters (a shorter one could never be met).
+    for (const challenge of ['abc', 'x'.repeat(44), `${'x'.repeat(42)}=`]) {
+      const wrong = await client.start();
+      wrong.authorizationUrl.searchParams.set('code_challenge', challenge);
+      expect(await authorizationError(wrong)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('code_challenge must be the base64url SHA-256') });
+    }
   });
 
   it('a token for another resource is refused at the authorization request (RFC 8707)', async () => {

@@ -85,5 +85,7 @@ function requestProblem(parameters: Parameters, resourceProblem: AuthorizationRe
   if (responseType === undefined) return new InvalidRequestError('response_type=code is required');
   if (responseType !== 'code') return new UnsupportedResponseTypeError('Only response_type=code is supported');
   if (!challenge || method !== 'S256') return new InvalidRequestError('code_challenge with code_challenge_method=S256 is required');
+  // RFC 7636 section 4.2: S256's challenge is the base64url SHA-256 of the verifier, no padding.
+  if (!/^[A-Za-z0-9_-]{43}$/.test(String(challenge))) return new InvalidRequestError('code_challenge must be the base64url SHA-256 of the code_verifier without padding: 43 characters of A-Z, a-z, 0-9, - and _');
   return typeof resource === 'string' ? resourceProblem(resource) : undefined;
 }

@@ -28,6 +28,19 @@ export function readBearer(header: string | undefined): { token?: string; proble
   return { token, problem: memberTokenProblem(token) };
 }
 
+/**
+ * RFC 6750 section 2.3 lets a token ride in the query (`?access_token=`), where access logs,
+ * proxies and browser histories keep it; OAuth 2.1 drops that, and the upstream's MCP server
+ * refuses it. So do the API and the MCP endpoint, even beside a valid header.
+ */
+export const CREDENTIALS_IN_URL = 'Do not put credentials in the URL, where logs and browser histories keep them: send them as "Authorization: Bearer <token>".';
+
+export function hasCredentialInUrl(target: string | undefined): boolean {
+  const query = target?.indexOf('?') ?? -1;
+  if (query === -1) return false;
+  return new URLSearchParams(target!.slice(query + 1).split('#')[0]).has('access_token');
+}
+
 export interface BearerOptions {
   ledger: Ledger;
   /** The OAuth access token verifier; undefined when OAuth is off (member tokens only). */
@@ -47,6 +60,10 @@ const quoted = (value: string) => value.replace(/["\\]/g, '');
  */
 export function requireCaller(options: BearerOptions): RequestHandler {
   return async (req, res, next) => {
+    if (hasCredentialInUrl(req.originalUrl)) {
+      res.locals.errorCode = 'invalid_request';
+      return void res.status(400).json({ error: { code: 'invalid_request', message: CREDENTIALS_IN_URL } });
+    }
     const { token, problem } = readBearer(req.get('authorization'));
     let reason = problem;
     if (token !== undefined && !problem) {
@@ -65,7 +82,8 @@ export function requireCaller(options: BearerOptions): RequestHandler {
     }
     const metadataUrl = options.resourceMetadataUrl(req);
     const parameters = [
-      ...(reason === undefined ? [] : ['error="invalid_token"', `error_description="${quoted(reason)}"`]),
+      // RFC 6750 section 3.1: no error code when no bearer token came (none, or another scheme).
+      ...(token === undefined ? [] : ['error="invalid_token"', `error_description="${quoted(reason ?? '')}"`]),
       ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : []),
     ];
     res.set('WWW-Authenticate', parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer');

@@ -27,6 +27,10 @@ export function redirectUriProblem(value: string): string | undefined {
  */
 const isClientId = (value: string) => /^[\x20-\x7E]{1,255}$/.test(value);
 
+/** The consent page shows a client's name to the member and the console to an administrator. */
+const MAX_CLIENT_NAME = 200;
+const MAX_REDIRECT_URIS = 10;
+
 /**
  * Dynamic client registration (RFC 7591) into the ledger. Clients are public: they prove
  * possession with PKCE, so no client secret is issued or stored.
@@ -46,6 +50,8 @@ export function clientsStore(store: () => Promise<OAuthStore>, logger: Logger): 
     async registerClient(client) {
       // Every grant is an authorization code sent to one of them, the extension's link sign-in included.
       if (client.redirect_uris.length === 0) throw new CustomOAuthError('invalid_redirect_uri', 'redirect_uris must list at least one redirect URI');
+      if (client.redirect_uris.length > MAX_REDIRECT_URIS) throw new CustomOAuthError('invalid_redirect_uri', `redirect_uris may list at most ${MAX_REDIRECT_URIS} redirect URIs`);
+      if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME) throw new InvalidClientMetadataError(`client_name may be at most ${MAX_CLIENT_NAME} characters`);
       for (const uri of client.redirect_uris) {
         const problem = redirectUriProblem(uri);
         if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);

@@ -14,10 +14,11 @@ export function allowOrigin(allowedOrigins: ReadonlySet<string>, req: IncomingMe
   }
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Vary', 'Origin');
-  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+  // A browser-based MCP client reads the sign-in challenge and sends MCP's own headers.
+  res.setHeader('Access-Control-Expose-Headers', 'Retry-After, WWW-Authenticate, Mcp-Session-Id');
   if (req.method !== 'OPTIONS') return true;
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id');
   res.setHeader('Access-Control-Max-Age', '600');
   res.statusCode = 204;
   res.end();

@@ -10,7 +10,7 @@ import {
   type BffCostResponse,
   type BffUsageResponse,
 } from '@redline/shared';
-import { InvalidAccessToken, readBearer } from '../auth/bearer.ts';
+import { CREDENTIALS_IN_URL, InvalidAccessToken, hasCredentialInUrl, readBearer } from '../auth/bearer.ts';
 import type { BffConfig } from '../config.ts';
 import { HttpError, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
@@ -137,6 +137,7 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
     const route = routes.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${path}`);
     record.route = route?.path;
     if (!allowOrigin(allowedOrigins, req, res)) return;
+    if (hasCredentialInUrl(req.url)) throw HttpError.of(400, 'invalid_request', CREDENTIALS_IN_URL);
     const member = await authenticate(req, res);
     record.member = member.id;
     await takeRequest(rateLimiter, member);
