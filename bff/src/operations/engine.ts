@@ -511,6 +511,12 @@ export class OperationEngine {
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
     let failure: { error: HttpError; settled: boolean; index: number } | undefined;
+    /**
+     * A part whose outcome is still open (a deadline passed while the upstream may be running and
+     * charging it). While one is, the document is not settled: a failed document is never resumed,
+     * so that part's charge would never be counted.
+     */
+    let partLeftOpen = false;
     /** Words charged by parts that failed all the same (an answer that could not be read). */
     const chargedByFailedParts = new Map<number, number>();
     const worker = async () => {
@@ -520,6 +526,7 @@ export class OperationEngine {
         if (attempt.ok) done[index] = attempt.record;
         else {
           if (attempt.wordsCharged !== undefined) chargedByFailedParts.set(index, attempt.wordsCharged);
+          if (!attempt.settled) partLeftOpen = true;
           failure ??= { ...attempt, index };
         }
       }
@@ -528,8 +535,9 @@ export class OperationEngine {
     if (failure !== undefined) {
       const charged = parts.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
       const error = documentPartError(failure.error, failure.index, parts.length, charged, this.options.resultRetentionHours);
-      if (failure.settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
-      logger.warn({ operationId: parent.operationId, product: parent.product, part: failure.index, code: error.body.code, settled: failure.settled }, 'document operation failed');
+      const settled = failure.settled && !partLeftOpen;
+      if (settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
+      logger.warn({ operationId: parent.operationId, product: parent.product, part: failure.index, code: error.body.code, settled }, 'document operation failed');
       throw error;
     }
     await yieldToEventLoop();
