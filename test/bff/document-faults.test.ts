@@ -70,3 +70,49 @@ describe('a part refused for good while another part is still open', () => {
     expect((await h.control.account('demo')).providerRuns.detector).toBe(2);
   });
 });
+
+describe('what a failed document tells the writer', () => {
+  it('a part past the upstream replay window: does not promise that repeating the id reuses the parts, since a repeat is refused the same way', async () => {
+    const token = await h.addMember(`m-${newOperationId()}`);
+    // Part 2 runs and is charged upstream, but its answer never reaches the BFF before the deadline.
+    await h.control.addFaults([
+      { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' },
+      { fault: { kind: 'drop-after' }, product: 'detector' },
+      { fault: { kind: 'drop-before' }, product: 'detector', times: 100 },
+    ]);
+    const operationId = newOperationId();
+    expect((await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token })).status).toBe(504);
+    await h.control.clearFaults();
+    await h.control.advanceClock(25 * 60 * 60 * 1000);
+
+    const expired = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+    expect(expired.status).toBe(410);
+    expect(expired.body.error.code).toBe('result_expired');
+    // Parts 1 and 2, and part 3 if it ran alongside part 2 on the repeat.
+    const charged = (await h.control.account('demo')).charged.detector;
+    expect(charged).toBeGreaterThanOrEqual(PART_WORDS[0]! + PART_WORDS[1]!);
+    expect(expired.body.error.message).toContain(`${charged.toLocaleString('en-US')} words charged for this document's parts stay counted`);
+    expect(expired.body.error.message).not.toMatch(/repeating this operation id .* reuses those parts/);
+    const repeated = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+    expect(repeated.body.error).toEqual(expired.body.error);
+    expect((await h.call('/v1/usage', undefined, { token })).body.products.detector.wordsCharged).toBe(charged);
+  });
+
+  it('a repeat refused for the member budget asks only for the words its unfinished parts need', async () => {
+    const total = countWords(THREE_PARTS);
+    const token = await h.addMember(`m-${newOperationId()}`, { detector: total });
+    await h.control.setBalances('demo', { detector: PART_WORDS[0]! + PART_WORDS[1]! + 5 });
+    const operationId = newOperationId();
+    expect((await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token })).status).toBe(402);
+    await h.control.setBalances('demo', { detector: 1_000_000 });
+    // Six words spent elsewhere: the repeat, which still needs part 3's words, no longer fits.
+    expect((await h.call('/v1/detect', { operationId: newOperationId(), text: 'six words in this small text' }, { token })).status).toBe(200);
+
+    const refused = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+    expect(refused.status).toBe(403);
+    const remaining = total - (PART_WORDS[0]! + PART_WORDS[1]! + 6);
+    expect(refused.body.error).toMatchObject({ code: 'member_budget_exceeded', remainingWords: remaining, requiredWords: PART_WORDS[2] });
+    expect(refused.body.error.message).toContain(`has ${remaining.toLocaleString('en-US')} words left`);
+    expect(refused.body.error.message).toContain(`needs ${PART_WORDS[2]!.toLocaleString('en-US')} more`);
+  });
+});

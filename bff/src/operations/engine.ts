@@ -77,10 +77,14 @@ function inputFromBody(product: Product, operationId: string, body: string): Ope
 
 /** A part's error as the document's: which part, and what happened to the words already charged. */
 function documentPartError(error: HttpError, index: number, parts: number, charged: number, retentionHours: number): HttpError {
+  const words = charged.toLocaleString('en-US');
+  // A repeat of a document settled with a final error gets that error again: no part is reused.
   const kept =
-    charged > 0
-      ? ` The ${charged.toLocaleString('en-US')} words already charged for other parts are counted in your usage; repeating this operation id within ${countOf(retentionHours, 'hour')} reuses those parts.`
-      : '';
+    charged === 0
+      ? ''
+      : FINAL_ERROR_CODES.has(error.body.code)
+        ? ` The ${words} words charged for this document's parts stay counted in your usage.`
+        : ` The ${words} words already charged for other parts are counted in your usage; repeating this operation id within ${countOf(retentionHours, 'hour')} reuses those parts.`;
   return new HttpError(error.status, { ...error.body, message: `Part ${index + 1} of ${parts} of this document: ${error.body.message}${kept}` }, error.headers);
 }
 
@@ -275,7 +279,8 @@ export class OperationEngine {
         if (decidedBefore) throw upstreamErrors.busy(1);
         return this.#start(member, input, body, fingerprint, owns, true);
       }
-      this.#checkReservation(input, reopened);
+      // The words its finished parts were charged are in the budget already; only the rest is new.
+      this.#checkReservation(input, reopened, record.wordsCharged);
       record = { ...record, state: 'pending', error: null, requestBody: body };
     }
     return this.#execute(record, input.text);
@@ -298,15 +303,23 @@ export class OperationEngine {
     );
   }
 
-  /** The ledger reserves an operation's words with its insert; a short budget refuses it before anything is forwarded. */
-  #checkReservation<R extends InsertResult | OpenResult>(input: OperationInput, reservation: R): asserts reservation is Exclude<R, { status: 'over_budget' }> {
+  /**
+   * The ledger reserves an operation's words with its insert; a short budget refuses it before anything is forwarded.
+   * `alreadyCounted`: words a repeated operation was charged before (its finished parts), which the budget holds already.
+   */
+  #checkReservation<R extends InsertResult | OpenResult>(
+    input: OperationInput,
+    reservation: R,
+    alreadyCounted = 0,
+  ): asserts reservation is Exclude<R, { status: 'over_budget' }> {
     if (reservation.status !== 'over_budget') return;
     const { remainingWords } = reservation;
-    const required = documentWords(input.text).words;
+    const required = documentWords(input.text).words - alreadyCounted;
+    const needs = alreadyCounted > 0 ? `repeating this check needs ${required.toLocaleString('en-US')} more` : `this text needs ${required.toLocaleString('en-US')}`;
     throw HttpError.of(
       403,
       'member_budget_exceeded',
-      `Your word budget for the ${productName(input.product)} has ${remainingWords.toLocaleString('en-US')} words left and this text needs ${required.toLocaleString('en-US')}. Ask your administrator to raise it.`,
+      `Your word budget for the ${productName(input.product)} has ${remainingWords.toLocaleString('en-US')} words left and ${needs}. Ask your administrator to raise it.`,
       { product: input.product, remainingWords, requiredWords: required },
     );
   }
