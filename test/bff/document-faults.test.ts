@@ -18,8 +18,6 @@ function words(characters: number, seed = 0): string {
 const THREE_PARTS = [0, 1, 2].map((seed) => words(150_000, seed)).join('\n\n');
 const PART_WORDS = splitDocument(THREE_PARTS).parts.map((part) => countWords(part.text));
 
-let h: Harness;
-
 async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -32,87 +30,94 @@ async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promi
   }
 }
 
-beforeAll(async () => {
-  h = await startHarness({
-    env: {
-      BFF_PART_CONCURRENCY: '3',
-      BFF_MEMBER_RATE_LIMIT: '1000',
-      BFF_REQUEST_DEADLINE_MS: '2500',
-      BFF_ATTEMPT_TIMEOUT_MS: '1000',
-      BFF_RESUME_INTERVAL_SECONDS: '0.5',
-    },
-  });
-});
-afterAll(() => h?.close());
-beforeEach(() => h.control.reset());
+for (const ledger of ['sqlite', 'postgres'] as const) {
+  describe(`${ledger} ledger`, () => {
+    let h: Harness;
 
-describe('a part refused for good while another part is still open', () => {
-  it('leaves the document pending until the open part is settled, so its charge is counted without a repeat', async () => {
-    const token = await h.addMember(`m-${newOperationId()}`);
-    // The account can pay for parts 1 and 2 only; part 2 is held upstream past the BFF's
-    // deadline (and charged when it finishes), part 3 is refused for quota meanwhile.
-    await h.control.setBalances('demo', { detector: PART_WORDS[0]! + PART_WORDS[1]! + 5 });
-    await h.control.addFaults([
-      { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' },
-      { fault: { kind: 'delay', delayMs: 4_000 }, product: 'detector' },
-    ]);
-    const refused = await h.call('/v1/detect', { operationId: newOperationId(), text: THREE_PARTS }, { token });
-    expect(refused.status).toBe(402);
-    expect(refused.body.error.message).toContain('Part 3 of 3');
-
-    const charged = PART_WORDS[0]! + PART_WORDS[1]!;
-    await eventually(async () => expect((await h.control.account('demo')).charged.detector).toBe(charged));
-    // No client comes back: the BFF settles the open part itself and counts what it was charged.
-    await eventually(async () => {
-      expect((await h.call('/v1/usage', undefined, { token })).body.products.detector.wordsCharged).toBe(charged);
-      expect(await h.bff.ledger.pendingOperations()).toEqual([]);
+    beforeAll(async () => {
+      h = await startHarness({
+        ledger,
+        env: {
+          BFF_PART_CONCURRENCY: '3',
+          BFF_MEMBER_RATE_LIMIT: '1000',
+          BFF_REQUEST_DEADLINE_MS: '2500',
+          BFF_ATTEMPT_TIMEOUT_MS: '1000',
+          BFF_RESUME_INTERVAL_SECONDS: '0.5',
+        },
+      });
     });
-    expect((await h.control.account('demo')).providerRuns.detector).toBe(2);
+    afterAll(() => h?.close());
+    beforeEach(() => h.control.reset());
+
+    describe('a part refused for good while another part is still open', () => {
+      it('leaves the document pending until the open part is settled, so its charge is counted without a repeat', async () => {
+        const token = await h.addMember(`m-${newOperationId()}`);
+        // The account can pay for parts 1 and 2 only; part 2 is held upstream past the BFF's
+        // deadline (and charged when it finishes), part 3 is refused for quota meanwhile.
+        await h.control.setBalances('demo', { detector: PART_WORDS[0]! + PART_WORDS[1]! + 5 });
+        await h.control.addFaults([
+          { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' },
+          { fault: { kind: 'delay', delayMs: 4_000 }, product: 'detector' },
+        ]);
+        const refused = await h.call('/v1/detect', { operationId: newOperationId(), text: THREE_PARTS }, { token });
+        expect(refused.status).toBe(402);
+        expect(refused.body.error.message).toContain('Part 3 of 3');
+
+        const charged = PART_WORDS[0]! + PART_WORDS[1]!;
+        await eventually(async () => expect((await h.control.account('demo')).charged.detector).toBe(charged));
+        // No client comes back: the BFF settles the open part itself and counts what it was charged.
+        await eventually(async () => {
+          expect((await h.call('/v1/usage', undefined, { token })).body.products.detector.wordsCharged).toBe(charged);
+          expect(await h.bff.ledger.pendingOperations()).toEqual([]);
+        });
+        expect((await h.control.account('demo')).providerRuns.detector).toBe(2);
+      });
+    });
+
+    describe('what a failed document tells the writer', () => {
+      it('a part past the upstream replay window: does not promise that repeating the id reuses the parts, since a repeat is refused the same way', async () => {
+        const token = await h.addMember(`m-${newOperationId()}`);
+        // Part 2 runs and is charged upstream, but its answer never reaches the BFF before the deadline.
+        await h.control.addFaults([
+          { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' },
+          { fault: { kind: 'drop-after' }, product: 'detector' },
+          { fault: { kind: 'drop-before' }, product: 'detector', times: 100 },
+        ]);
+        const operationId = newOperationId();
+        expect((await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token })).status).toBe(504);
+        await h.control.clearFaults();
+        await h.control.advanceClock(25 * 60 * 60 * 1000);
+
+        const expired = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+        expect(expired.status).toBe(410);
+        expect(expired.body.error.code).toBe('result_expired');
+        // Parts 1 and 2, and part 3 if it ran alongside part 2 on the repeat.
+        const charged = (await h.control.account('demo')).charged.detector;
+        expect(charged).toBeGreaterThanOrEqual(PART_WORDS[0]! + PART_WORDS[1]!);
+        expect(expired.body.error.message).toContain(`${charged.toLocaleString('en-US')} words charged for this document's parts stay counted`);
+        expect(expired.body.error.message).not.toMatch(/repeating this operation id .* reuses those parts/);
+        const repeated = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+        expect(repeated.body.error).toEqual(expired.body.error);
+        expect((await h.call('/v1/usage', undefined, { token })).body.products.detector.wordsCharged).toBe(charged);
+      });
+
+      it('a repeat refused for the member budget asks only for the words its unfinished parts need', async () => {
+        const total = countWords(THREE_PARTS);
+        const token = await h.addMember(`m-${newOperationId()}`, { detector: total });
+        await h.control.setBalances('demo', { detector: PART_WORDS[0]! + PART_WORDS[1]! + 5 });
+        const operationId = newOperationId();
+        expect((await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token })).status).toBe(402);
+        await h.control.setBalances('demo', { detector: 1_000_000 });
+        // Six words spent elsewhere: the repeat, which still needs part 3's words, no longer fits.
+        expect((await h.call('/v1/detect', { operationId: newOperationId(), text: 'six words in this small text' }, { token })).status).toBe(200);
+
+        const refused = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+        expect(refused.status).toBe(403);
+        const remaining = total - (PART_WORDS[0]! + PART_WORDS[1]! + 6);
+        expect(refused.body.error).toMatchObject({ code: 'member_budget_exceeded', remainingWords: remaining, requiredWords: PART_WORDS[2] });
+        expect(refused.body.error.message).toContain(`has ${remaining.toLocaleString('en-US')} words left`);
+        expect(refused.body.error.message).toContain(`needs ${PART_WORDS[2]!.toLocaleString('en-US')} more`);
+      });
+    });
   });
-});
-
-describe('what a failed document tells the writer', () => {
-  it('a part past the upstream replay window: does not promise that repeating the id reuses the parts, since a repeat is refused the same way', async () => {
-    const token = await h.addMember(`m-${newOperationId()}`);
-    // Part 2 runs and is charged upstream, but its answer never reaches the BFF before the deadline.
-    await h.control.addFaults([
-      { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' },
-      { fault: { kind: 'drop-after' }, product: 'detector' },
-      { fault: { kind: 'drop-before' }, product: 'detector', times: 100 },
-    ]);
-    const operationId = newOperationId();
-    expect((await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token })).status).toBe(504);
-    await h.control.clearFaults();
-    await h.control.advanceClock(25 * 60 * 60 * 1000);
-
-    const expired = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
-    expect(expired.status).toBe(410);
-    expect(expired.body.error.code).toBe('result_expired');
-    // Parts 1 and 2, and part 3 if it ran alongside part 2 on the repeat.
-    const charged = (await h.control.account('demo')).charged.detector;
-    expect(charged).toBeGreaterThanOrEqual(PART_WORDS[0]! + PART_WORDS[1]!);
-    expect(expired.body.error.message).toContain(`${charged.toLocaleString('en-US')} words charged for this document's parts stay counted`);
-    expect(expired.body.error.message).not.toMatch(/repeating this operation id .* reuses those parts/);
-    const repeated = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
-    expect(repeated.body.error).toEqual(expired.body.error);
-    expect((await h.call('/v1/usage', undefined, { token })).body.products.detector.wordsCharged).toBe(charged);
-  });
-
-  it('a repeat refused for the member budget asks only for the words its unfinished parts need', async () => {
-    const total = countWords(THREE_PARTS);
-    const token = await h.addMember(`m-${newOperationId()}`, { detector: total });
-    await h.control.setBalances('demo', { detector: PART_WORDS[0]! + PART_WORDS[1]! + 5 });
-    const operationId = newOperationId();
-    expect((await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token })).status).toBe(402);
-    await h.control.setBalances('demo', { detector: 1_000_000 });
-    // Six words spent elsewhere: the repeat, which still needs part 3's words, no longer fits.
-    expect((await h.call('/v1/detect', { operationId: newOperationId(), text: 'six words in this small text' }, { token })).status).toBe(200);
-
-    const refused = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
-    expect(refused.status).toBe(403);
-    const remaining = total - (PART_WORDS[0]! + PART_WORDS[1]! + 6);
-    expect(refused.body.error).toMatchObject({ code: 'member_budget_exceeded', remainingWords: remaining, requiredWords: PART_WORDS[2] });
-    expect(refused.body.error.message).toContain(`has ${remaining.toLocaleString('en-US')} words left`);
-    expect(refused.body.error.message).toContain(`needs ${PART_WORDS[2]!.toLocaleString('en-US')} more`);
-  });
-});
+}
