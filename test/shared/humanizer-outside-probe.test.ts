@@ -118,3 +118,26 @@ describe('humanizer: "attempt" is "try" only before an infinitive', () => {
     expect(humanize('The parser is attempting to read the file twice.', 'lexi').humanized_text).toContain('is trying to read');
   });
 });
+
+describe('humanizer: text with long runs without spaces (a second outside probe)', () => {
+  // A Markdown draft with an inline image: the base64 data is one run of 60,000 characters.
+  // The tagger's tokenizer and the e-mail pattern took time quadratic in such a run's length
+  // (128 s for this text with huma_v2, 263 s for a 200,000-character word).
+  const image = Array.from({ length: 60_000 }, (_, i) => 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2d3h5ejAxMjM0NTY3ODkrLw=='[(i * 7919) % 86]).join('');
+  const draft = `Here is the chart we discussed in order to plan the release.\n\n![chart](data:image/png;base64,${image})\n\nMoreover, the team will utilize it next week.`;
+
+  it('rewrites the prose around the run at once and keeps the run as written', () => {
+    const started = performance.now();
+    const out = humanize(draft, 'huma_v2').humanized_text;
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(out).toContain(`![chart](data:image/png;base64,${image})`);
+    expect(out).toContain('discussed to plan the release');
+  }, 60_000);
+
+  it('keeps a run that is too long to be a word, and an e-mail address beside it', () => {
+    const text = `Write to ada@example.org about ${'x'.repeat(100_000)} before noon.`;
+    const started = performance.now();
+    expect(humanize(text, 'cognia').humanized_text).toBe(text);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  }, 60_000);
+});

@@ -12,7 +12,8 @@ export interface Span {
 const PROTECTED_PATTERNS: RegExp[] = [
   /\bhttps?:\/\/[^\s<>"')\]]+[^\s<>"')\].,;:!?]/giu, // URLs
   /\bwww\.[^\s<>"')\]]+[^\s<>"')\].,;:!?]/giu,
-  /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu, // e-mail addresses
+  // e-mail addresses; the local part starts where its run does, else a long run without an @ is scanned from each of its characters
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu,
   /“[^”\n]*”|‘[^’\n]*’/gu, // quotations with their own opening and closing marks
   /```[\s\S]*?```|`[^`\n]+`/gu, // code
   /\p{N}[\p{N},.:/-]*\p{N}|\p{N}/gu, // numbers, times and dates such as 3.5, 1,000, 12:30, 2024-05-01

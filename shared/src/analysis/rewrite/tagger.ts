@@ -1,5 +1,6 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { isWhiteSpaceCode } from '../../text.ts';
 
 /** Part-of-speech tagging (wink-nlp's English lite model: universal POS tags and lemmas). */
 
@@ -17,8 +18,26 @@ export interface Token {
 
 let nlp: ReturnType<typeof winkNLP> | undefined;
 
-/** Tokens of one sentence with offsets; undefined when the tokens cannot be located in the text. */
+/**
+ * wink-nlp's tokenizer takes time quadratic in the length of a run without whitespace (3 s for
+ * the 15,000 characters of a base64 image, minutes for longer ones). No word is this long, so a
+ * sentence holding such a run (inline data, a hash, a sequence) is not tagged, and stays as written.
+ */
+const LONGEST_TAGGED_RUN = 1_000;
+
+function longestRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = isWhiteSpaceCode(text.charCodeAt(i)) ? 0 : run + 1;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
+
+/** Tokens of one sentence with offsets; undefined when the tokens cannot be located in the text, or it holds a run no word is as long as. */
 export function tag(text: string): Token[] | undefined {
+  if (longestRun(text) > LONGEST_TAGGED_RUN) return undefined;
   nlp ??= winkNLP(model);
   const its = nlp.its;
   const tokens = nlp.readDoc(text).tokens();
