@@ -21,9 +21,20 @@ const PROTECTED_PATTERNS: RegExp[] = [
 
 const CAPITALISED_WORD = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
 
+/**
+ * Whether `index` starts a sentence: only the start of the text, a line break or an end mark
+ * (with closing quotes and brackets) before it, across spaces. Read backwards from `index`, so
+ * that asking for every capitalised word of a long text is not quadratic.
+ */
 function isSentenceStart(text: string, index: number): boolean {
-  const before = text.slice(0, index).trimEnd();
-  return before === '' || /[.!?:\n]["'”’)]*$/u.test(before) || /\n\s*$/u.test(text.slice(0, index));
+  let end = index;
+  while (end > 0 && /\s/u.test(text[end - 1]!)) {
+    end--;
+    if (text[end] === '\n') return true;
+  }
+  if (end === 0) return true;
+  while (end > 0 && /["'”’)]/u.test(text[end - 1]!)) end--;
+  return end > 0 && /[.!?:\n]/u.test(text[end - 1]!);
 }
 
 /** Where the sentences of a line start and end (an end is after its . ! or ? and closing marks). */
