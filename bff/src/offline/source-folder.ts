@@ -5,8 +5,28 @@ import { pathToFileURL } from 'node:url';
 import { SourceIndex, sharedArrays, type SourceDocument, type SourceIndexData } from '@redline/shared/analysis';
 import { readSourceIndexFile, writeSourceIndexFile } from './source-index-file.ts';
 
-const isSourceFile = (name: string) => /\.(txt|md)$/i.test(name);
-const sourceFiles = (folder: string) => readdirSync(folder).filter(isSourceFile).sort();
+const hasSourceName = (name: string) => /\.(txt|md)$/i.test(name);
+/** The folder's source files, by name; a subfolder is not searched, whatever its name ends in (a link to a file counts). */
+const sourceFiles = (folder: string) =>
+  readdirSync(folder)
+    .filter((name) => hasSourceName(name) && statSync(path.resolve(folder, name)).isFile())
+    .sort();
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const windows1252 = new TextDecoder('windows-1252');
+
+/**
+ * A source file's text: UTF-8 (without its byte order mark), or, when its bytes are not UTF-8,
+ * Windows-1252, the Latin-1 that older text files are in; decoding those as UTF-8 would put
+ * U+FFFD in place of every accented letter, and copied sentences would no longer match.
+ */
+function decodeSource(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return windows1252.decode(bytes);
+  }
+}
 
 /**
  * Loads plagiarism sources from a folder of .txt and .md files. A file whose first line is
@@ -15,8 +35,8 @@ const sourceFiles = (folder: string) => readdirSync(folder).filter(isSourceFile)
 export function loadSourceFolder(folder: string): SourceDocument[] {
   return sourceFiles(folder).map((name) => {
     const file = path.resolve(folder, name);
-    const content = readFileSync(file, 'utf8');
-    const [firstLine = '', ...rest] = content.split(/\r?\n/);
+    const content = decodeSource(readFileSync(file));
+    const [firstLine = '', ...rest] = content.split(/\r\n?|\n/);
     const hasLink = /^https?:\/\/\S+$/.test(firstLine.trim());
     return { link: hasLink ? firstLine.trim() : pathToFileURL(file).href, text: (hasLink ? rest.join('\n') : content).trim() };
   });
