@@ -84,3 +84,12 @@ it('the offline forwarder refuses what the upstream refuses with HTTP-style erro
     await forwarder.close();
   }
 });
+
+it('answers each detector version in the upstream double\'s shape: v1 without sentence detail (shared/CONTRACT.md)', async () => {
+  for (const version of ['v1', 'v2', 'v3'] as const) {
+    const detection = BffDetectResponse.parse((await h.call('/v1/detect', { operationId: newOperationId(), text: MIXED_TEXT, version })).body);
+    expect(detection.source).toBe('offline');
+    expect(detection.result.data.version).toBe(version);
+    expect('chunks' in detection.result.data.details, version).toBe(version !== 'v1');
+  }
+});

@@ -44,7 +44,9 @@ export function analyse({ product, body, sources }: AnalysisTask): AnalysisResul
     case 'detector': {
       const { text, version } = parsed.data as DetectRequest;
       const { chunks, ai_percentage, words_processed } = detect(text, version);
-      return { ok: true, body: { success: true, data: { details: { chunks, ai_percentage }, version, words_processed } } };
+      // v1 answers without sentence detail, as the upstream double does (shared/CONTRACT.md).
+      const details = version === 'v1' ? { ai_percentage } : { chunks, ai_percentage };
+      return { ok: true, body: { success: true, data: { details, version, words_processed } } };
     }
     case 'humanizer': {
       const { text, model } = parsed.data as HumanizeRequest;
