@@ -24,6 +24,18 @@ describe('source index', () => {
     expect(createPlagiarismChecker([{ link: 'https://first.example', text: NEAR }])(SOURCE).results[0]!.similarity).toBeGreaterThanOrEqual(MATCH_THRESHOLD);
   });
 
+  it('finds a copied sentence that a dozen longer source sentences contain whole (an outside probe)', () => {
+    // Every longer sentence shares all of the short one's phrases, as many as its copy does.
+    const long = 'This program is free software: you can redistribute it and/or modify it under the terms of the GNU General Public License.';
+    const short = 'This program is free software.';
+    const check = createPlagiarismChecker([
+      ...Array.from({ length: 20 }, (_, d) => ({ link: `https://licensed.example/${d}`, text: `Package ${d} of the suite. ${long}` })),
+      { link: 'https://short.example', text: `A preface. ${short} More of it.` },
+    ]);
+    expect(check(short).results).toEqual([{ sentence: short, is_plagiarised: true, web_sentence: short, similarity: 1, link: 'https://short.example' }]);
+    expect(check('This program is free software, honestly.').results[0]).toMatchObject({ web_sentence: short, link: 'https://short.example', is_plagiarised: true });
+  });
+
   it('finds copied and lightly edited sentences among many sources, with their links', () => {
     const corpus = [...distractors, { link: 'https://lighthouses.example', text: `${SOURCE} Most lights are automated now.` }];
     const check = createPlagiarismChecker(corpus);

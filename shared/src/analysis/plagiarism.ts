@@ -255,10 +255,20 @@ function postingsOf(lists: InvertedListsData, key: number): Int32Array {
   return slot < 0 ? lists.postings.subarray(0, 0) : lists.postings.subarray(lists.starts[slot]!, lists.ends[slot]!);
 }
 
-/** The CANDIDATES sources sharing the most phrases; ties by corpus order, so answers are deterministic. */
-function topCandidates(touched: readonly number[], shared: Int32Array): number[] {
+/**
+ * The CANDIDATES sources sharing the most phrases. Among sources sharing as many, those nearest
+ * the checked sentence in length come first: a source sentence that contains it whole shares every
+ * phrase too, and a dozen such longer sentences must not push out its copy. Then corpus order, so
+ * answers are deterministic.
+ */
+function topCandidates(touched: readonly number[], shared: Int32Array, lengthGap: (source: number) => number): number[] {
   const top: number[] = [];
-  const before = (a: number, b: number) => shared[a]! > shared[b]! || (shared[a] === shared[b] && a < b);
+  const before = (a: number, b: number) => {
+    if (shared[a] !== shared[b]) return shared[a]! > shared[b]!;
+    const gapA = lengthGap(a);
+    const gapB = lengthGap(b);
+    return gapA < gapB || (gapA === gapB && a < b);
+  };
   for (const source of touched) {
     if (top.length === CANDIDATES && !before(source, top[CANDIDATES - 1]!)) continue;
     let at = top.length < CANDIDATES ? top.length : CANDIDATES - 1;
@@ -361,7 +371,9 @@ export class SourceIndex {
       }
     }
     let best: { source: number; similarity: number } | undefined;
-    for (const source of topCandidates(touched, shared)) {
+    const words = this.data.words.starts;
+    const lengthGap = (source: number) => Math.abs(words[source + 1]! - words[source]! - query.words.length);
+    for (const source of topCandidates(touched, shared, lengthGap)) {
       const score = similarity(query, this.#shinglesOfSource(source));
       if (!best || score > best.similarity) best = { source, similarity: score };
     }
