@@ -125,6 +125,7 @@ export const BFF_ERROR_CODES = [
   'upstream_invalid_response',
   'shutting_down',
   'ledger_unavailable',
+  'sources_unavailable',
   'not_found',
   'method_not_allowed',
   'internal_error',

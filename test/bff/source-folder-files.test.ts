@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BffPlagiarismResponse } from '@redline/shared';
-import { newOperationId, startHarness, type Harness } from './harness.ts';
+import { loadConfig } from '@redline/bff/config';
+import { startBff } from '@redline/bff/server';
+import { newOperationId, request, startHarness, type Harness } from './harness.ts';
 
 // Source files as an outside probe found them in real folders: written on old systems, or
 // beside folders whose names end like a source's.
@@ -44,4 +46,33 @@ it('a file in Latin-1 (not UTF-8) is read as Latin-1: its copied sentences match
 
 it('a file with lone carriage returns for line ends has its first-line link', async () => {
   expect((await check(MAC))[0]).toMatchObject({ web_sentence: MAC, similarity: 1, link: 'https://library.example.org/mac' });
+});
+
+it('a source check refused because the folder could not be indexed runs when repeated after the folder is fixed and the BFF restarted', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'redline-data-'));
+  const folder = path.join(dataDir, 'not-yet-there');
+  const operationId = newOperationId();
+  const first = await startHarness({ offline: true, env: { BFF_DATA_DIR: dataDir, BFF_OFFLINE_SOURCES_DIR: folder } });
+  const token = first.token;
+  try {
+    const refused = await first.call('/v1/plagiarism', { operationId, text: UTF8 });
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatchObject({ code: 'sources_unavailable' });
+    expect(refused.body.error.message).toMatch(/source folder could not be indexed/);
+  } finally {
+    await first.close();
+  }
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'lighthouses.txt'), `https://library.example.org/lighthouses\n${UTF8}\n`);
+  // Restarted on the same data folder (and so the same member and operation).
+  const second = await startBff(loadConfig({ BFF_PORT: '0', BFF_DATA_DIR: dataDir, BFF_LOG_LEVEL: 'silent', BFF_OFFLINE_SOURCES_DIR: folder }));
+  try {
+    // The writer's Retry sends the same operation id: it must not be answered with the old refusal.
+    const response = await request(second.url, '/v1/plagiarism', { operationId, text: UTF8 }, token);
+    expect(response.status).toBe(200);
+    expect(BffPlagiarismResponse.parse(response.body).result.result.results[0]).toMatchObject({ web_sentence: UTF8, link: 'https://library.example.org/lighthouses' });
+  } finally {
+    await second.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

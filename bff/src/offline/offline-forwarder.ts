@@ -74,7 +74,17 @@ export class OfflineForwarder implements Forwarder {
     if (product === 'plagiarism' && this.#sourceIndex) {
       const ready = await this.#sourceIndex;
       if (!ready.ok) {
-        return { ok: false, settled: true, error: HttpError.of(500, 'internal_error', "The offline source folder could not be indexed, so sources cannot be checked. Tell your administrator; the BFF's log says why.") };
+        // Not internal_error, which a repeat of the operation id is answered with for good: once the
+        // folder is fixed and the BFF restarted, the writer's Retry (the same id) must run the check.
+        return {
+          ok: false,
+          settled: true,
+          error: HttpError.of(
+            503,
+            'sources_unavailable',
+            "The offline source folder could not be indexed, so sources cannot be checked. Tell your administrator; the BFF's log says why. Once it is fixed and the BFF restarted, try again.",
+          ),
+        };
       }
       // Shared memory: the task carries the index to the thread without copying it.
       task.sources = { id: ready.prepared.id, data: ready.prepared.data };
