@@ -9,8 +9,9 @@ export interface SentenceSpan {
 
 // ICU's sentence rules (Intl.Segmenter) break after every abbreviation's period; these are
 // the common English ones that almost never end a sentence, so a break after them is undone.
+// Initials count alone or in a run ("J. Smith", "H.J. Lu", "U.S. Army").
 const NON_TERMINAL_ABBREVIATION =
-  /(?:^|[\s(])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Jr|St|Mt|Gen|Col|Capt|Lt|Sgt|Rev|Hon|vs|e\.g|i\.e|cf|approx|No|Fig|Vol|p|pp|ca|Inc|Ltd|Co|Corp|\p{Lu})\.$/u;
+  /(?:^|[\s(])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Jr|St|Mt|Gen|Col|Capt|Lt|Sgt|Rev|Hon|vs|e\.g|i\.e|cf|approx|No|Fig|Vol|p|pp|ca|Inc|Ltd|Co|Corp|(?:\p{Lu}\.)*\p{Lu})\.$/u;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
