@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 /** Bundles the end-to-end test pages: each real editor library from npm on its own page. */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -64,11 +64,29 @@ const PAGES: Record<string, string> = {
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   'react-fields': '<h1>React controlled fields</h1><div id="app"></div>',
+  sceditor: '<h1>SCEditor</h1><link rel="stylesheet" href="./sceditor.min.css"><form action="javascript:void 0"><textarea id="editor" style="width: 100%;"></textarea></form>',
+  wysihtml: '<h1>wysihtml</h1><script src="./wysihtml/wysihtml.js"></script><script src="./wysihtml/advanced_and_extended.js"></script><form action="javascript:void 0"><textarea id="editor" style="width: 100%; height: 240px; border: 1px solid #888;"></textarea></form>',
+  simditor: '<h1>Simditor</h1><link rel="stylesheet" href="./simditor.css"><textarea id="editor"></textarea>',
+  'react-contenteditable': '<h1>react-contenteditable</h1><div id="app"></div>',
+  contenttools: '<h1>ContentTools</h1><link rel="stylesheet" href="./content-tools.min.css"><script src="./content-tools.js"></script><div data-editable data-name="main" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
 /** Monaco's pages, one script (see pages/monaco.ts). */
 const MONACO_PAGES = ['monaco', 'monaco-textarea', 'monaco-private', 'monaco-private-textarea', 'monaco-readonly'];
+
+/**
+ * Simditor 2.3.28 on npm declares simple-module ^3 but calls its 2.x API (`connect`): its own
+ * import of it gets 2.0.6 (`simple-module-v2`), as the bundles sites load have.
+ */
+const simditorModule: Plugin = {
+  name: 'simditor-simple-module',
+  setup(build) {
+    build.onResolve({ filter: /^simple-module$/ }, (args) =>
+      /[\\/]simditor[\\/]/.test(args.importer) ? { path: createRequire(import.meta.url).resolve('simple-module-v2') } : undefined,
+    );
+  },
+};
 
 function writePage(name: string, body: string, script: string, bodyAttributes = ''): void {
   writeFileSync(
@@ -89,6 +107,7 @@ export async function buildPages(): Promise<void> {
     loader: { '.css': 'empty' },
     // Draft.js (through fbjs) still reads Node's `global`.
     define: { global: 'globalThis' },
+    plugins: [simditorModule],
   });
   // TinyMCE self-hosted: its skin and content CSS from the npm package.
   const tinymce = path.dirname(createRequire(import.meta.url).resolve('tinymce/package.json'));
@@ -110,6 +129,15 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('pell/package.json')), 'dist', 'pell.min.css'), path.join(PAGES_DIR, 'pell.min.css'));
   cpSync(resolve('@wangeditor/editor/dist/css/style.css'), path.join(PAGES_DIR, 'wangeditor.css'));
   cpSync(path.join(path.dirname(resolve('mobiledoc-kit')), 'mobiledoc.css'), path.join(PAGES_DIR, 'mobiledoc.css'));
+  cpSync(path.join(path.dirname(resolve('sceditor/package.json')), 'minified', 'themes', 'default.min.css'), path.join(PAGES_DIR, 'sceditor.min.css'));
+  cpSync(path.join(path.dirname(resolve('sceditor/package.json')), 'minified', 'themes', 'content', 'default.min.css'), path.join(PAGES_DIR, 'sceditor-content.css'));
+  // wysihtml and ContentTools are loaded as their own scripts (globals), as pages load them.
+  mkdirSync(path.join(PAGES_DIR, 'wysihtml'), { recursive: true });
+  cpSync(path.join(path.dirname(resolve('wysihtml/package.json')), 'dist', 'wysihtml.js'), path.join(PAGES_DIR, 'wysihtml', 'wysihtml.js'));
+  cpSync(path.join(path.dirname(resolve('wysihtml/package.json')), 'parser_rules', 'advanced_and_extended.js'), path.join(PAGES_DIR, 'wysihtml', 'advanced_and_extended.js'));
+  cpSync(resolve('simditor/styles/simditor.css'), path.join(PAGES_DIR, 'simditor.css'));
+  cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.js'), path.join(PAGES_DIR, 'content-tools.js'));
+  cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.min.css'), path.join(PAGES_DIR, 'content-tools.min.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
   // Monaco imports its style sheets and icon font from its modules: bundled with them, one
   // script for its three pages (pages/monaco.ts).

@@ -22,3 +22,9 @@ declare module 'pell' {
   export function init(settings: { element: HTMLElement; onChange(html: string): void; defaultParagraphSeparator?: string; actions?: unknown[] }): HTMLElement & { content: HTMLElement };
 }
 declare module 'trumbowyg';
+
+// SCEditor's sources set `window.sceditor` (typed at its use); Simditor ships no types.
+declare module 'sceditor/src/sceditor.js';
+declare module 'sceditor/src/formats/bbcode.js';
+declare module 'sceditor/src/formats/xhtml.js';
+declare module 'simditor';
