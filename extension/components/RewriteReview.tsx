@@ -76,7 +76,9 @@ export function undoText(editor: EditorInfo | undefined): string {
   if (!editor) return 'Accepted text goes into the editor as an ordinary edit; check the result before you go on.';
   const one = editor.acceptIsOneStep
     ? `Here (${editor.name}), undo (Ctrl/Cmd+Z) in the editor right after an accept brings that sentence back.`
-    : `Here (${editor.name}), accepts are not kept in the editor's undo history.`;
+    : editor.withTypingBefore
+      ? `Here (${editor.name}), undo (Ctrl/Cmd+Z) right after an accept brings that sentence back together with what you typed since your last space, and redo brings both back.`
+      : `Here (${editor.name}), accepts are not kept in the editor's undo history.`;
   const all = !editor.acceptIsOneStep ? ' Keep the original from the diff below if you may want it back.' : editor.acceptAll === 'one'
       ? ' Accept all is one undo step.'
       : editor.acceptAll === 'grouped'

@@ -13,6 +13,12 @@ import { editNatively } from '../lib/page/native-edit.ts';
  * - RoosterJS the same (its snapshots, which Ctrl+Z restores).
  * - Trumbowyg copies its contenteditable into its value (its textarea) and fires `tbwchange`
  *   only on the writer's keys, cut, paste and drop: both are done after the edit.
+ * - ContentTools copies a paragraph's DOM into its model only on the writer's keyup and on blur:
+ *   it is copied after the edit.
+ * - SCEditor fires `valuechanged` only after the writer's keys, a paste or a command: it is fired
+ *   after the edit.
+ * - Simditor's undo restores its own states of the HTML, which an edit through the input pipeline
+ *   does not make in time: the accept is put between two states.
  * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace, Monaco)
  *   keep the document only in their model: it is read, selected and edited there.
  * Text goes only to the content script that asked, in a reply event on the same element.
@@ -268,6 +274,106 @@ function trumbowygFor(root: Element): EditorApi | undefined {
       const done = editRangeNatively(range, text);
       editor.syncTextarea!();
       editor.$c?.trigger('tbwchange');
+      return done;
+    },
+  };
+}
+
+interface ContentEditText {
+  _domElement?: Element | null;
+  _syncContent?(): void;
+}
+
+/**
+ * ContentTools (its ContentEdit elements) keeps each paragraph's content in its own model, copied
+ * from the DOM on the writer's keyup and on blur; its saves, its autosave (a passive save, which
+ * finds nothing to save while no element's model changed) and its undo history read that model.
+ * An edit through the input pipeline alone left the model as it was while the DOM showed the
+ * rewrite (measured, 1.6.16: the panel said Accepted, `region.html()` still held the original).
+ * The element with ContentEdit's focus is the one editable paragraph: its model is copied from the
+ * DOM after the native edit, as on the writer's keyup.
+ */
+function contentEditFor(root: Element): EditorApi | undefined {
+  const contentEdit = (root.ownerDocument.defaultView as unknown as { ContentEdit?: { Root?: { get?(): { focused?(): ContentEditText | null } } } } | null)?.ContentEdit;
+  const element = contentEdit?.Root?.get?.()?.focused?.();
+  if (!element || element._domElement !== root || typeof element._syncContent !== 'function') return undefined;
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      const done = editRangeNatively(range, text);
+      element._syncContent!();
+      return done;
+    },
+  };
+}
+
+/**
+ * SCEditor (forums: its WYSIWYG body in an iframe it writes itself, over the page's textarea)
+ * reads its value from that body, but fires `valuechanged` (what a page's draft autosave and its
+ * own plugins, its undo plugin among them, listen to) only after the writer's keys, a paste or a
+ * command: none came for an accept (measured, 3.2.1). The edit goes in natively and
+ * `valuechanged` is fired on its container afterwards, as SCEditor fires it (a bubbling event
+ * whose detail is the body's HTML), so its own handlers pass it on.
+ */
+function sceditorFor(root: Element): EditorApi | undefined {
+  const frame = root.ownerDocument.defaultView?.frameElement;
+  const container = frame?.closest('.sceditor-container');
+  const original = container?.nextElementSibling as (Element & { _sceditor?: unknown }) | null | undefined;
+  if (!container || !original?._sceditor) return undefined;
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      const done = editRangeNatively(range, text);
+      container.dispatchEvent(new CustomEvent('valuechanged', { bubbles: true, cancelable: true, detail: { rawValue: root.innerHTML } }));
+      return done;
+    },
+  };
+}
+
+interface SimditorUndo {
+  _stack?: { html: string }[];
+  currentState?(): { html: string } | null;
+  _pushUndoState?(): void;
+}
+interface Simditor {
+  body: { html(): string };
+  undoManager?: SimditorUndo;
+  on(event: string, handler: () => unknown): unknown;
+}
+
+const dedupedSimditors = new WeakSet<object>();
+
+/**
+ * Simditor (jQuery) restores states of its HTML on Ctrl+Z, kept at most every 2 s after its
+ * `valuechanged`, and overwrites the latest state with the HTML as it is on every selection
+ * change: an edit with no state before it went into the state before (measured, 2.3.28: after the
+ * formatted page's Accept all, 8 Ctrl+Z left one part of the rewrite in). The state as it is before
+ * the edit and after it are pushed as states of their own; a state equal to the latest one is not
+ * pushed again (its throttled push after the edit's `input` would otherwise make an undo step that
+ * changes nothing).
+ */
+function simditorFor(root: Element): EditorApi | undefined {
+  if (!root.classList.contains('simditor-body')) return undefined;
+  const jQuery = (window as unknown as { jQuery?: (element: Element) => { data(key: string): unknown } }).jQuery;
+  const wrapper = root.closest('.simditor');
+  const editor = wrapper && typeof jQuery === 'function' ? (jQuery(wrapper).data('simditor') as Simditor | undefined) : undefined;
+  const undo = editor?.undoManager;
+  if (!editor || typeof undo?._pushUndoState !== 'function' || typeof undo.currentState !== 'function') return undefined;
+  const isLatest = () => undo.currentState!()?.html === editor.body.html();
+  if (!dedupedSimditors.has(editor)) {
+    dedupedSimditors.add(editor);
+    // `pushundostate` is Simditor's hook before a state is pushed: false skips it.
+    editor.on('pushundostate', () => (isLatest() ? false : undefined));
+  }
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      undo._pushUndoState!();
+      const done = editRangeNatively(range, text);
+      undo._pushUndoState!();
       return done;
     },
   };
@@ -560,6 +666,12 @@ function editorApiFor(root: Element): EditorApi | undefined {
   if (summernote) return summernote;
   const trumbowyg = trumbowygFor(root);
   if (trumbowyg) return trumbowyg;
+  const contentEdit = contentEditFor(root);
+  if (contentEdit) return contentEdit;
+  const sceditor = sceditorFor(root);
+  if (sceditor) return sceditor;
+  const simditor = simditorFor(root);
+  if (simditor) return simditor;
   const ckeditor4 = ckeditor4For(root);
   if (ckeditor4) return ckeditor4Api(ckeditor4);
   const rooster = roosterFor(root);

@@ -12,6 +12,7 @@ export type ProductName = z.infer<typeof PRODUCT>;
 export const EditorInfo = z.object({
   name: z.string().check(z.maxLength(40)),
   acceptIsOneStep: z.boolean(),
+  withTypingBefore: z.optional(z.boolean()),
   acceptAll: z.enum(['one', 'grouped', 'each', 'each-unless-grouped']),
 });
 export type EditorInfo = z.infer<typeof EditorInfo>;

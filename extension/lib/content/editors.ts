@@ -43,6 +43,12 @@ export interface UndoBehaviour {
   /** One accept is one undo step in the editor. */
   acceptIsOneStep: boolean;
   /**
+   * Not one step of its own: the editor's undo takes an accept back together with the writer's
+   * typing since their last word, and its redo brings both back (wysihtml: it keeps a step at each
+   * word's end and before its own commands, and none can be asked for before an edit it did not make).
+   */
+  withTypingBefore?: true;
+  /**
    * Accept all: one undo step for all, one per suggestion, or `grouped`: the editor merges edits
    * made close together in time (Quill: within a second), so usually one step, but more when
    * the edits were slow (a busy page). `each-unless-grouped`: one per suggestion in the browser's
@@ -123,6 +129,40 @@ export const FAMILIES: EditorFamily[] = [
     strategies: ['editor-api', ...DEFAULT],
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
   },
+  // ContentTools keeps each paragraph's content in a model of its own (ContentEdit), copied from
+  // the DOM on the writer's keyup and on blur, and saves, autosaves and undoes from that model: an
+  // edit through the input pipeline alone left it as it was while the panel said Accepted
+  // (measured, 1.6.16). Through its API (a page-world script) the model is copied after the edit.
+  // Without the API nothing is tried: an accept would be in the DOM and not in what the page saves.
+  { name: 'ContentTools', matches: inside('.ce-element'), strategies: ['editor-api'], undo: { acceptIsOneStep: true, acceptAll: 'each-unless-grouped' } },
+  // SCEditor (its body in an iframe it writes itself, over the page's textarea) fires `valuechanged`
+  // (what a page's draft autosave listens to) only after the writer's keys, a paste or a command:
+  // none came for an accept (measured, 3.2.1). Through its API (a page-world script) it is fired
+  // after the edit. Its undo is the browser's own in its frame.
+  {
+    name: 'SCEditor',
+    matches: (root) => root.ownerDocument.defaultView?.frameElement?.closest('.sceditor-container') != null,
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+  },
+  // Simditor restores its own states of the HTML on Ctrl+Z, kept at most every 2 s, and overwrites
+  // the latest with the HTML as it is on each selection change: parts of an accept went into the
+  // state before it, and undo could not bring the original back (measured, 2.3.28). Through its API
+  // (a page-world script) the accept is put between two states.
+  {
+    name: 'Simditor',
+    matches: inside('.simditor-body'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+    undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
+  },
+  // wysihtml (its composer a body in an iframe it writes itself, over the page's textarea) keeps an
+  // undo history of its own, with a step at each word's end (the writer's Space or Enter), Backspace
+  // and its own commands, and Ctrl+Z and Ctrl+Y are its. An accept goes into the step open since the
+  // writer's last word: Ctrl+Z after it took back the accept and the word they had typed since
+  // (measured, 0.5.5). Its instance cannot be reached from its DOM to close that step before the edit,
+  // so the panel says so.
+  { name: 'wysihtml', matches: inside('.wysihtml5-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: false, withTypingBefore: true, acceptAll: 'each' } },
   // RoosterJS (Outlook on the web) restores snapshots of its HTML on Ctrl+Z (its ShortcutPlugin),
   // taken on the writer's keys and its own API's edits, and none of an edit through the input
   // pipeline: Ctrl+Z after an accept did nothing, the accept stayed (measured, 9.59). Through its

@@ -628,9 +628,12 @@ export class PageSession {
     const { outcome } = await this.#applyRange(item.tracked, item.span.start, item.span.end, rewrite, APPLY_LIMITS);
     if (outcome === 'applied') {
       this.#hideCard();
-      const undo = item.tracked.target.family.undo.acceptIsOneStep
+      const { acceptIsOneStep, withTypingBefore } = item.tracked.target.family.undo;
+      const undo = acceptIsOneStep
         ? 'Undo in the editor (Ctrl+Z) brings the original back.'
-        : `${item.tracked.target.family.name} does not record this change in its undo history.`;
+        : withTypingBefore
+          ? 'Undo in the editor (Ctrl+Z) brings the original back together with what you typed since your last space.'
+          : `${item.tracked.target.family.name} does not record this change in its undo history.`;
       this.#toast.show('Sentence replaced with the rewrite.', {
         detail: 'Its highlight is gone until the text is checked again.',
         note: undo,
