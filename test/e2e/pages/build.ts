@@ -68,6 +68,7 @@ const PAGES: Record<string, string> = {
   wysihtml: '<h1>wysihtml</h1><script src="./wysihtml/wysihtml.js"></script><script src="./wysihtml/advanced_and_extended.js"></script><form action="javascript:void 0"><textarea id="editor" style="width: 100%; height: 240px; border: 1px solid #888;"></textarea></form>',
   simditor: '<h1>Simditor</h1><link rel="stylesheet" href="./simditor.css"><textarea id="editor"></textarea>',
   'react-contenteditable': '<h1>react-contenteditable</h1><div id="app"></div>',
+  'quill-table': '<h1>Quill 2 with a table</h1><link rel="stylesheet" href="./quill.snow.css"><div id="editor"></div>',
   contenttools: '<h1>ContentTools</h1><link rel="stylesheet" href="./content-tools.min.css"><script src="./content-tools.js"></script><div data-editable data-name="main" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
@@ -136,6 +137,7 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('wysihtml/package.json')), 'dist', 'wysihtml.js'), path.join(PAGES_DIR, 'wysihtml', 'wysihtml.js'));
   cpSync(path.join(path.dirname(resolve('wysihtml/package.json')), 'parser_rules', 'advanced_and_extended.js'), path.join(PAGES_DIR, 'wysihtml', 'advanced_and_extended.js'));
   cpSync(resolve('simditor/styles/simditor.css'), path.join(PAGES_DIR, 'simditor.css'));
+  cpSync(resolve('quill/dist/quill.snow.css'), path.join(PAGES_DIR, 'quill.snow.css'));
   cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.js'), path.join(PAGES_DIR, 'content-tools.js'));
   cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.min.css'), path.join(PAGES_DIR, 'content-tools.min.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);
