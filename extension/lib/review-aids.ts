@@ -13,7 +13,8 @@ export interface Flag {
 
 const PATTERNS: { kind: Flag['kind']; label: string; pattern: RegExp }[] = [
   { kind: 'url', label: 'Link', pattern: /\b(?:https?:\/\/|www\.)[^\s<>"')\]]*[^\s<>"')\].,;:!?]/giu },
-  { kind: 'email', label: 'E-mail address', pattern: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu },
+  // The local part starts where its run does: else a long run without an @ is scanned from each of its characters.
+  { kind: 'email', label: 'E-mail address', pattern: /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu },
   { kind: 'quotation', label: 'Quotation', pattern: /"[^"\n]+"|“[^”\n]+”/gu },
   { kind: 'number', label: 'Number or date', pattern: /\p{N}[\p{N},.:/-]*\p{N}%?|\p{N}%?/gu },
 ];
