@@ -89,6 +89,9 @@ export const LEDGER_RETRY_AFTER_SECONDS = 5;
 /** An endpoint that does not exist, said the same way inside and outside the API. */
 export const notFound = () => HttpError.of(404, 'not_found', 'No such endpoint. The API is described at /openapi.json.');
 
+/** The BFF stops: a new operation is refused, and one cut off by the grace period stays pending and resumes at the next start. */
+export const shuttingDown = () => HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds; nothing will be charged twice.', { retryAfterSeconds: 5 });
+
 /** A body that ended before its Content-Length (a client that stopped sending, or a connection cut). */
 export const incompleteBody = () => HttpError.of(400, 'incomplete_body', 'The request body ended before its Content-Length. Send the whole body.');
 

@@ -25,3 +25,20 @@ it('graceful shutdown drains in-flight calls, refuses new ones, and leaves the l
   expect(await h.bff.ledger.pendingOperations()).toEqual([]);
   await h.close();
 });
+
+it('a call cut off by the grace period is answered shutting_down (not "could not be reached") and stays pending for the next start', async () => {
+  const h = await startHarness({ upstream: {} });
+  await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 3_000 } }]);
+  const operationId = newOperationId();
+  const inFlight = h.call('/v1/detect', { operationId, text: MIXED_TEXT });
+  for (let i = 0; i < 40 && (await h.control.received()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+
+  await h.bff.engine.drain(200);
+  const answer = await inFlight;
+  expect(answer.status).toBe(503);
+  expect(answer.body.error).toMatchObject({ code: 'shutting_down', message: expect.stringContaining('nothing will be charged twice') });
+  expect(answer.headers.get('retry-after')).toBe('5');
+  const member = (await h.bff.ledger.listMembers())[0]!;
+  expect(await h.bff.ledger.findOperation(member.id, operationId)).toMatchObject({ state: 'pending' });
+  await h.close();
+});

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { HttpError, upstreamErrors } from '../errors.ts';
+import { HttpError, shuttingDown, upstreamErrors } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { ForwardRequest, ForwardResult, Forwarder } from '../upstream/forwarder.ts';
 import type { AnalysisResult, AnalysisTask } from './analyse.ts';
@@ -96,7 +96,7 @@ export class OfflineForwarder implements Forwarder {
     } catch (error) {
       if (signal?.aborted) {
         // Stopping: the operation stays pending and resumes on the next start.
-        return { ok: false, settled: false, error: HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds.', { retryAfterSeconds: 5 }) };
+        return { ok: false, settled: false, error: shuttingDown() };
       }
       this.#logger.error({ product, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'offline analyzer failed');
       return {

@@ -11,7 +11,7 @@ import {
   type Product,
   type ResultSource,
 } from '@redline/shared';
-import { countOf, HttpError, productName, upstreamErrors } from '../errors.ts';
+import { countOf, HttpError, productName, shuttingDown, upstreamErrors } from '../errors.ts';
 import { describeError, type Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import { runsAgainAfterRetention, type Completion, type InsertResult, type Ledger, type MemberRecord, type NewOperation, type OpenResult, type OperationRecord } from '../storage/ledger.ts';
@@ -182,7 +182,7 @@ export class OperationEngine {
     const fingerprint = fingerprintOf(input.product, body);
     for (;;) {
       // Checked again after each wait: a drain that began meanwhile does not wait for new calls.
-      if (this.#closing) throw HttpError.of(503, 'shutting_down', 'The BFF is restarting. Try again in a few seconds.', { retryAfterSeconds: 5 });
+      if (this.#closing) throw shuttingDown();
       const running = this.#inflight.get(key);
       if (!running) return this.#outcome(await this.#track(key, fingerprint, (owns) => this.#start(member, input, body, fingerprint, owns)));
       if (running.fingerprint === fingerprint) return this.#outcome({ ...(await running.settled), replayed: true });

@@ -7,7 +7,7 @@ import {
   type Product,
 } from '@redline/shared';
 import type { RetryPolicy } from '../config.ts';
-import { HttpError, upstreamErrors } from '../errors.ts';
+import { HttpError, shuttingDown, upstreamErrors } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ForwardRequest, ForwardResult, Forwarder } from './forwarder.ts';
@@ -81,7 +81,7 @@ export class HttpForwarder implements Forwarder {
         return { ok: false, error: upstreamErrors.keyRejected(), settled: true };
       }
       if (outcome.kind === 'final') return { ok: false, error: outcome.error, settled: true };
-      if (operation.signal?.aborted) return { ok: false, error: this.#unsettledError(outcome), settled: false };
+      if (operation.signal?.aborted) return { ok: false, error: shuttingDown(), settled: false };
 
       lastRetryable = outcome;
       if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) break;
@@ -102,6 +102,8 @@ export class HttpForwarder implements Forwarder {
     // A provider abort is known to have run and charged nothing: settled, so the operation
     // neither holds its words nor is resumed unasked; a repeat of its id tries it again.
     const aborted = lastRetryable.kind === 'backoff' && lastRetryable.reason === 'provider_aborted';
+    // Cut off by the shutdown's grace period: the client is told the BFF restarts, not that the upstream is unreachable.
+    if (operation.signal?.aborted && !aborted) return { ok: false, error: shuttingDown(), settled: false };
     return { ok: false, error: this.#unsettledError(lastRetryable), settled: aborted };
   }
 
