@@ -161,3 +161,11 @@ describe('protected names in a long text (a second outside probe)', () => {
     expect(names('"Quoted" Start of text')).toEqual(['"Quoted"', 'Start']);
   });
 });
+
+describe('humanizer: a tab after an opener (the documents probe)', () => {
+  it.each(['cognia', 'lexi', 'cognia_v2', 'huma_v2'] as const)('%s never leaves the sentence starting with the tab and a lowercase word', (model) => {
+    const out = humanize('We ran it twice. Moreover,\tthe results were the same.', model).humanized_text;
+    expect(out).not.toMatch(/\.\s+\tthe\b/u);
+    expect(out).toMatch(/(?:Moreover|Also),\tthe results/u);
+  });
+});

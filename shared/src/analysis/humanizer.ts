@@ -76,7 +76,7 @@ interface Edit {
   text: string;
 }
 
-const isWord = (token: Token | undefined) => token !== undefined && token.pos !== 'PUNCT' && token.pos !== 'SYM';
+const isWord = (token: Token | undefined) => token !== undefined && token.pos !== 'PUNCT' && token.pos !== 'SYM' && token.pos !== 'SPACE';
 
 function withCaseOf(original: string, replacement: string): string {
   if (replacement === '' || !/^\p{Lu}/u.test(original)) return replacement;
