@@ -11,10 +11,10 @@ export interface SignInRoutesDeps {
   audit: (req: Request, actor: MemberRecord, action: string, target: string | null, detail?: Record<string, unknown>) => Promise<void>;
 }
 
-/** The client a grant was given to, as the consent page named it to the member. */
+/** The client a grant was given to and where it was sent back, as the consent page named them to the member. */
 async function clientOf(oauth: OAuthStore, grant: ActiveGrant) {
-  const client = (await oauth.getClient(grant.clientId)) as { client_name?: unknown; redirect_uris?: unknown } | undefined;
-  const redirectUri = Array.isArray(client?.redirect_uris) ? String(client.redirect_uris[0]) : undefined;
+  const client = (await oauth.getClient(grant.clientId)) as { client_name?: unknown } | undefined;
+  const redirectUri = grant.redirectUri;
   return {
     clientId: grant.clientId,
     clientName: typeof client?.client_name === 'string' ? client.client_name : grant.clientId,

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, toActiveGrant, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -186,7 +186,7 @@ export class PostgresOAuthStore implements OAuthStore {
   }
 
   async activeGrants(memberId: string, now: number): Promise<ActiveGrant[]> {
-    const { rows } = await this.pool.query<GrantRow & { refresh_expires_at: string }>(ACTIVE_GRANTS_SQL('$1', '$2'), [memberId, now]);
+    const { rows } = await this.pool.query<ActiveGrantRow>(ACTIVE_GRANTS_SQL('$1', '$2'), [memberId, now]);
     return rows.map(toActiveGrant);
   }
 

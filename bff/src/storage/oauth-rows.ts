@@ -41,11 +41,17 @@ export const toGrant = (row: GrantRow): GrantRecord => ({
   revokedAt: numOrNull(row.revoked_at),
 });
 
-export const toActiveGrant = (row: GrantRow & { refresh_expires_at: number | string }): ActiveGrant => ({ ...toGrant(row), refreshExpiresAt: num(row.refresh_expires_at) });
+export type ActiveGrantRow = GrantRow & { refresh_expires_at: number | string; redirect_uri: string | null };
 
-/** Both dialects: a grant is active while it is not revoked and its unused refresh token has not expired. */
+export const toActiveGrant = (row: ActiveGrantRow): ActiveGrant => ({ ...toGrant(row), refreshExpiresAt: num(row.refresh_expires_at), redirectUri: row.redirect_uri });
+
+/**
+ * Both dialects: a grant is active while it is not revoked and its unused refresh token has not
+ * expired. Its redirect URI is its code's: the one the consent page showed (a client may register ten).
+ */
 export const ACTIVE_GRANTS_SQL = (memberParameter: string, nowParameter: string) =>
-  `SELECT g.*, t.expires_at AS refresh_expires_at FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.grant_id = g.id
+  `SELECT g.*, t.expires_at AS refresh_expires_at, (SELECT c.redirect_uri FROM oauth_codes c WHERE c.grant_id = g.id) AS redirect_uri
+   FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.grant_id = g.id
    WHERE g.member_id = ${memberParameter} AND g.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > ${nowParameter}
    ORDER BY g.created_at DESC, g.id`;
 

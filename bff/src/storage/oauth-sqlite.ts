@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, toActiveGrant, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -147,7 +147,7 @@ export class SqliteOAuthStore implements OAuthStore {
   }
 
   async activeGrants(memberId: string, now: number): Promise<ActiveGrant[]> {
-    const rows = this.db.prepare(ACTIVE_GRANTS_SQL('?', '?')).all(memberId, now) as (GrantRow & { refresh_expires_at: number })[];
+    const rows = this.db.prepare(ACTIVE_GRANTS_SQL('?', '?')).all(memberId, now) as ActiveGrantRow[];
     return rows.map(toActiveGrant);
   }
 

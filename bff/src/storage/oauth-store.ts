@@ -53,6 +53,8 @@ export interface NewRefreshToken {
 export interface ActiveGrant extends GrantRecord {
   /** When its current refresh token expires (each refresh moves it on). */
   refreshExpiresAt: number;
+  /** Where its authorization code was sent (null if that code is no longer kept). */
+  redirectUri: string | null;
 }
 
 /** What a refresh token rotation found. */
