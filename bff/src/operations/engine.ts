@@ -491,15 +491,11 @@ export class OperationEngine {
 
   /**
    * A part's request bytes were dropped when it (or its document) failed; a repeat rebuilds
-   * them from the document's text, and the stored fingerprint proves they are the same bytes.
+   * them from the document's text (#executeDocument checked them against the stored fingerprints).
    */
   #withRequestBody(part: OperationRecord, input: OperationInput, text: string): OperationRecord {
     if (part.requestBody !== null || part.state === 'completed') return part;
-    const requestBody = upstreamBody({ ...input, text });
-    if (fingerprintOf(part.product, requestBody) !== part.fingerprint) {
-      throw HttpError.of(500, 'internal_error', 'This document was split differently when it was first sent, so it cannot be resumed. Start a new check with a new operation id.');
-    }
-    return { ...part, requestBody };
+    return { ...part, requestBody: upstreamBody({ ...input, text }) };
   }
 
   /**
@@ -521,6 +517,16 @@ export class OperationEngine {
     }
     const input = inputFromBody(parent.product, parent.operationId, parent.requestBody!);
     const document = splitDocument(text ?? input.text);
+    // Cut elsewhere when it was first sent (the cut follows sentence ends, whose rules change): its
+    // parts can be neither rebuilt nor merged. Settled, so that it no longer holds its reserved words.
+    const cutAsStored = (part: OperationRecord, index: number) =>
+      document.parts[index] !== undefined && fingerprintOf(part.product, upstreamBody({ ...input, text: document.parts[index].text })) === part.fingerprint;
+    if (document.parts.length !== parts.length || !parts.every(cutAsStored)) {
+      const error = HttpError.of(500, 'internal_error', 'This document was split differently when it was first sent, so it cannot be resumed. Start a new check with a new operation id.');
+      const charged = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
+      await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
+      throw error;
+    }
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
     let failure: { error: HttpError; settled: boolean; index: number } | undefined;
