@@ -314,8 +314,14 @@ export class OperationEngine {
   ): asserts reservation is Exclude<R, { status: 'over_budget' }> {
     if (reservation.status !== 'over_budget') return;
     const { remainingWords } = reservation;
-    const required = documentWords(input.text).words - alreadyCounted;
-    const needs = alreadyCounted > 0 ? `repeating this check needs ${required.toLocaleString('en-US')} more` : `this text needs ${required.toLocaleString('en-US')}`;
+    // The upstream's count of what it charged may pass this count of the text: never fewer than no words.
+    const required = Math.max(0, documentWords(input.text).words - alreadyCounted);
+    const needs =
+      alreadyCounted === 0
+        ? `this text needs ${required.toLocaleString('en-US')}`
+        : required > 0
+          ? `repeating this check needs ${required.toLocaleString('en-US')} more`
+          : 'the words already counted pass it';
     throw HttpError.of(
       403,
       'member_budget_exceeded',
