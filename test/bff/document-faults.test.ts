@@ -72,6 +72,31 @@ for (const ledger of ['sqlite', 'postgres'] as const) {
         });
         expect((await h.control.account('demo')).providerRuns.detector).toBe(2);
       });
+
+      it('does not run the refused part again behind the writer, even once the plan is topped up: the document settles failed with the open part counted', async () => {
+        const name = `m-${newOperationId()}`;
+        const token = await h.addMember(name);
+        await h.control.setBalances('demo', { detector: PART_WORDS[0]! + PART_WORDS[1]! + 5 });
+        await h.control.addFaults([
+          { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' },
+          { fault: { kind: 'delay', delayMs: 4_000 }, product: 'detector' },
+        ]);
+        const operationId = newOperationId();
+        const refused = await h.call('/v1/detect', { operationId, text: THREE_PARTS }, { token });
+        expect(refused.status).toBe(402);
+        // The administrator tops the plan up at once; the writer, told 402, does not come back.
+        await h.control.setBalances('demo', { detector: 1_000_000 });
+
+        const charged = PART_WORDS[0]! + PART_WORDS[1]!;
+        await eventually(async () => {
+          expect(await h.bff.ledger.pendingOperations()).toEqual([]);
+          expect((await h.call('/v1/usage', undefined, { token })).body.products.detector.wordsCharged).toBe(charged);
+        });
+        const member = (await h.bff.ledger.listMembers()).find((candidate) => candidate.name === name)!;
+        expect(await h.bff.ledger.findOperation(member.id, operationId)).toMatchObject({ state: 'failed', wordsCharged: charged });
+        expect((await h.control.account('demo')).charged.detector).toBe(charged);
+        expect((await h.control.account('demo')).providerRuns.detector).toBe(2);
+      });
     });
 
     describe('what a failed document tells the writer', () => {

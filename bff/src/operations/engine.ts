@@ -544,9 +544,15 @@ export class OperationEngine {
     let partLeftOpen = false;
     /** Words charged by parts that failed all the same (an answer that could not be read). */
     const chargedByFailedParts = new Map<number, number>();
+    // A resume (no client waiting) of a document one part of which was refused for good: only the
+    // parts already sent whose outcome is still open are settled, and their words counted. Nothing
+    // else is sent, so a document its writer was told had failed is never run on behind their back
+    // (after a quota top-up it would have been completed and charged). A client's repeat runs it all.
+    const refused = text === undefined ? parts.find((part) => part.state === 'failed' && part.error !== null) : undefined;
+    const toRun = parts.map((_, index) => index).filter((index) => refused === undefined || (parts[index]!.state === 'pending' && parts[index]!.attempts > 0));
     const worker = async () => {
-      while (next < parts.length && failure === undefined) {
-        const index = next++;
+      while (next < toRun.length && failure === undefined) {
+        const index = toRun[next++]!;
         const attempt = await this.#attempt(this.#withRequestBody(parts[index]!, input, document.parts[index]!.text));
         if (attempt.ok) done[index] = attempt.record;
         else {
@@ -556,7 +562,8 @@ export class OperationEngine {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(partConcurrency, parts.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(partConcurrency, toRun.length) }, worker));
+    if (failure === undefined && refused !== undefined) failure = { error: new HttpError(refused.error!.status, refused.error!.error), settled: true, index: parts.indexOf(refused) };
     if (failure !== undefined) {
       const charged = parts.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
       const error = documentPartError(failure.error, failure.index, parts.length, charged, this.options.resultRetentionHours);
