@@ -197,7 +197,10 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       const refused = await v1('/v1/usage', grant.accessToken);
       expect(refused.status).toBe(401);
       expect(refused.body.error).toMatchObject({ code: 'unauthorized', message: 'The access token was revoked. Sign in again.' });
-      expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
+      // The same challenge as the MCP endpoint's: the reason in error_description (RFC 6750 section 3).
+      expect(refused.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", error_description="The access token was revoked. Sign in again.", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`,
+      );
       await expect(refresh(server, grant)).rejects.toBeInstanceOf(SignInError);
     });
 

@@ -31,7 +31,8 @@ it('a call cut off by the grace period is answered shutting_down (not "could not
   await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 3_000 } }]);
   const operationId = newOperationId();
   const inFlight = h.call('/v1/detect', { operationId, text: MIXED_TEXT });
-  for (let i = 0; i < 40 && (await h.control.received()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 400 && (await h.control.received()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect((await h.control.received()).length).toBe(1);
 
   await h.bff.engine.drain(200);
   const answer = await inFlight;

@@ -41,6 +41,19 @@ export function hasCredentialInUrl(target: string | undefined): boolean {
   return new URLSearchParams(target!.slice(query + 1).split('#')[0]).has('access_token');
 }
 
+/**
+ * The `WWW-Authenticate` of a refusal, for the API and the MCP endpoint alike: the
+ * protected-resource metadata (RFC 9728 section 5.1), and `error="invalid_token"` with its
+ * reason only when a bearer token came (RFC 6750 section 3.1: none for no token or another scheme).
+ */
+export function bearerChallenge(tokenSent: boolean, reason: string | undefined, metadataUrl: URL | undefined): string {
+  const parameters = [
+    ...(tokenSent ? ['error="invalid_token"', `error_description="${quoted(reason ?? '')}"`] : []),
+    ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : []),
+  ];
+  return parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer';
+}
+
 export interface BearerOptions {
   ledger: Ledger;
   /** The OAuth access token verifier; undefined when OAuth is off (member tokens only). */
@@ -80,13 +93,7 @@ export function requireCaller(options: BearerOptions): RequestHandler {
         reason = error.message;
       }
     }
-    const metadataUrl = options.resourceMetadataUrl(req);
-    const parameters = [
-      // RFC 6750 section 3.1: no error code when no bearer token came (none, or another scheme).
-      ...(token === undefined ? [] : ['error="invalid_token"', `error_description="${quoted(reason ?? '')}"`]),
-      ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : []),
-    ];
-    res.set('WWW-Authenticate', parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer');
+    res.set('WWW-Authenticate', bearerChallenge(token !== undefined, reason, options.resourceMetadataUrl(req)));
     res.locals.errorCode = 'unauthorized';
     res.status(401).json({
       error: {

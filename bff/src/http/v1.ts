@@ -10,7 +10,7 @@ import {
   type BffCostResponse,
   type BffUsageResponse,
 } from '@redline/shared';
-import { CREDENTIALS_IN_URL, InvalidAccessToken, hasCredentialInUrl, readBearer } from '../auth/bearer.ts';
+import { CREDENTIALS_IN_URL, InvalidAccessToken, bearerChallenge, hasCredentialInUrl, readBearer } from '../auth/bearer.ts';
 import type { BffConfig } from '../config.ts';
 import { HttpError, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
@@ -126,9 +126,7 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
       }
     }
     if (member) return member;
-    const metadata = oauth.apiResourceMetadataUrl(req);
-    const parameters = [...(token === undefined ? [] : ['error="invalid_token"']), ...(metadata ? [`resource_metadata="${metadata.href}"`] : [])];
-    res.setHeader('WWW-Authenticate', parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer');
+    res.setHeader('WWW-Authenticate', bearerChallenge(token !== undefined, refusal, oauth.apiResourceMetadataUrl(req)));
     throw HttpError.of(401, 'unauthorized', refusal);
   };
 
