@@ -3,6 +3,7 @@
  * (numbers and dates, links, e-mail addresses, quotations, capitalised names, and the terms
  * the user asked to keep).
  */
+import { EMAIL_ADDRESS } from '@redline/shared/text';
 
 export interface Flag {
   kind: 'number' | 'url' | 'email' | 'quotation' | 'name' | 'term';
@@ -13,8 +14,7 @@ export interface Flag {
 
 const PATTERNS: { kind: Flag['kind']; label: string; pattern: RegExp }[] = [
   { kind: 'url', label: 'Link', pattern: /\b(?:https?:\/\/|www\.)[^\s<>"')\]]*[^\s<>"')\].,;:!?]/giu },
-  // The local part starts where its run does: else a long run without an @ is scanned from each of its characters.
-  { kind: 'email', label: 'E-mail address', pattern: /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu },
+  { kind: 'email', label: 'E-mail address', pattern: EMAIL_ADDRESS },
   { kind: 'quotation', label: 'Quotation', pattern: /"[^"\n]+"|“[^”\n]+”/gu },
   { kind: 'number', label: 'Number or date', pattern: /\p{N}[\p{N},.:/-]*\p{N}%?|\p{N}%?/gu },
 ];

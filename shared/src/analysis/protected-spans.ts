@@ -3,6 +3,7 @@
  * quotations, `code`, and capitalised names (capitalised words that do not start a sentence).
  * Offsets are UTF-16 offsets into the text; spans are sorted and do not overlap.
  */
+import { EMAIL_ADDRESS } from '../text.ts';
 
 export interface Span {
   start: number;
@@ -12,8 +13,7 @@ export interface Span {
 const PROTECTED_PATTERNS: RegExp[] = [
   /\bhttps?:\/\/[^\s<>"')\]]+[^\s<>"')\].,;:!?]/giu, // URLs
   /\bwww\.[^\s<>"')\]]+[^\s<>"')\].,;:!?]/giu,
-  // e-mail addresses; the local part starts where its run does, else a long run without an @ is scanned from each of its characters
-  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu,
+  EMAIL_ADDRESS,
   /“[^”\n]*”|‘[^’\n]*’/gu, // quotations with their own opening and closing marks
   /```[\s\S]*?```|`[^`\n]+`/gu, // code
   /\p{N}[\p{N},.:/-]*\p{N}|\p{N}/gu, // numbers, times and dates such as 3.5, 1,000, 12:30, 2024-05-01
