@@ -47,6 +47,8 @@ const OAUTH_MIGRATIONS = [
    CREATE INDEX oauth_refresh_tokens_grant ON oauth_refresh_tokens (grant_id);`,
   // Whether the authorization request named redirect_uri (codes live 60 s: those before it are held to the stricter rule).
   'ALTER TABLE oauth_codes ADD COLUMN redirect_uri_sent BOOLEAN NOT NULL DEFAULT TRUE',
+  // The console's list of a member's sign-ins reads each grant's code (where it was sent back).
+  'CREATE INDEX oauth_codes_grant ON oauth_codes (grant_id)',
 ];
 
 /** Serialises OAuth migrations between instances starting together ("roau"). */

@@ -47,6 +47,8 @@ const OAUTH_MIGRATIONS = [
    CREATE INDEX oauth_refresh_tokens_grant ON oauth_refresh_tokens (grant_id);`,
   // Whether the authorization request named redirect_uri (codes live 60 s: those before it are held to the stricter rule).
   'ALTER TABLE oauth_codes ADD COLUMN redirect_uri_sent INTEGER NOT NULL DEFAULT 1',
+  // The console's list of a member's sign-ins reads each grant's code (where it was sent back).
+  'CREATE INDEX oauth_codes_grant ON oauth_codes (grant_id)',
 ];
 
 
