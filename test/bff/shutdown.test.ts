@@ -2,12 +2,18 @@ import { expect, it } from 'vitest';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
 import { newOperationId, startHarness } from './harness.ts';
 
-it('graceful shutdown drains in-flight calls, refuses new ones, and leaves the ledger consistent', async () => {
+/** A BFF with one check in flight: the upstream has it and answers after `delayMs`. */
+async function callInFlight(delayMs: number) {
   const h = await startHarness({ upstream: {} });
-  await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 600 } }]);
+  await h.control.addFaults([{ fault: { kind: 'delay', delayMs } }]);
   const operationId = newOperationId();
   const inFlight = h.call('/v1/detect', { operationId, text: MIXED_TEXT });
-  for (let i = 0; i < 40 && (await h.control.received()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 400 && (await h.control.received()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  return { h, operationId, inFlight };
+}
+
+it('graceful shutdown drains in-flight calls, refuses new ones, and leaves the ledger consistent', async () => {
+  const { h, operationId, inFlight } = await callInFlight(600);
 
   const draining = h.bff.engine.drain(5_000);
   const refused = await h.call('/v1/detect', { operationId: newOperationId(), text: MIXED_TEXT });
@@ -27,11 +33,7 @@ it('graceful shutdown drains in-flight calls, refuses new ones, and leaves the l
 });
 
 it('a call cut off by the grace period is answered shutting_down (not "could not be reached") and stays pending for the next start', async () => {
-  const h = await startHarness({ upstream: {} });
-  await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 3_000 } }]);
-  const operationId = newOperationId();
-  const inFlight = h.call('/v1/detect', { operationId, text: MIXED_TEXT });
-  for (let i = 0; i < 400 && (await h.control.received()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  const { h, operationId, inFlight } = await callInFlight(3_000);
   expect((await h.control.received()).length).toBe(1);
 
   await h.bff.engine.drain(200);

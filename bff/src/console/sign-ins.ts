@@ -14,7 +14,7 @@ export interface SignInRoutesDeps {
 /** The client a grant was given to and where it was sent back, as the consent page named them to the member. */
 async function clientOf(oauth: OAuthStore, grant: ActiveGrant) {
   const client = (await oauth.getClient(grant.clientId)) as { client_name?: unknown } | undefined;
-  const redirectUri = grant.redirectUri;
+  const { redirectUri } = grant;
   return {
     clientId: grant.clientId,
     clientName: typeof client?.client_name === 'string' ? client.client_name : grant.clientId,

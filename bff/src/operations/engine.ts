@@ -504,6 +504,13 @@ export class OperationEngine {
     return { ...part, requestBody: upstreamBody({ ...input, text }) };
   }
 
+  /** Settles a document that cannot run or merge with `error`, its parts' charged words counted, and sends nothing. */
+  async #failDocument(parent: OperationRecord, parts: OperationRecord[], error: HttpError): Promise<never> {
+    const charged = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
+    await this.options.ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
+    throw error;
+  }
+
   /**
    * A large document: its parts run with bounded concurrency, then merge into one result.
    * Completed parts are kept (their words stay charged) and reused when the document runs
@@ -516,10 +523,7 @@ export class OperationEngine {
     if (parts.some((part) => part.state === 'completed' && part.expiredAt !== null)) {
       // A part's result is gone (purged by a version that did not keep a failed document's parts
       // with it): the document cannot be merged, and no other part is sent or charged for it.
-      const error = this.#expired();
-      const charged = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
-      await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
-      throw error;
+      return this.#failDocument(parent, parts, this.#expired());
     }
     const input = inputFromBody(parent.product, parent.operationId, parent.requestBody!);
     const document = splitDocument(text ?? input.text);
@@ -528,10 +532,7 @@ export class OperationEngine {
     const cutAsStored = (part: OperationRecord, index: number) =>
       document.parts[index] !== undefined && fingerprintOf(part.product, upstreamBody({ ...input, text: document.parts[index].text })) === part.fingerprint;
     if (document.parts.length !== parts.length || !parts.every(cutAsStored)) {
-      const error = HttpError.of(500, 'internal_error', 'This document was split differently when it was first sent, so it cannot be resumed. Start a new check with a new operation id.');
-      const charged = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
-      await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
-      throw error;
+      return this.#failDocument(parent, parts, HttpError.of(500, 'internal_error', 'This document was split differently when it was first sent, so it cannot be resumed. Start a new check with a new operation id.'));
     }
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
