@@ -1,5 +1,5 @@
 import type { Frame, Page } from '@playwright/test';
-import { test, expect } from './fixtures.ts';
+import { test, expect, type Stack } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { highlightedTexts, nbsp, rawModel, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, FORMATTED_TEXT, PAGE_TEXT } from './pages/text.ts';
@@ -96,6 +96,17 @@ async function panelSays(item: ReturnType<Page['locator']>): Promise<string> {
   return (await item.getByTestId('decision').count()) ? item.getByTestId('decision').innerText() : `not applied: ${await item.getByTestId('apply-problem').innerText()}`;
 }
 
+/** Cognia's rewrite of the page, its panel opened, and its first suggestion accepted: the panel and that suggestion's item. */
+async function acceptFirstSuggestion(page: Page, stack: Stack, frame: Frame) {
+  await stack.configure({ defaultModel: 'cognia' });
+  await stack.run(page, 'humanizer');
+  await waitForToast(frame, /rewrite is ready/);
+  const panel = await stack.openSidePanel(page);
+  const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
+  await first.getByRole('button', { name: 'Accept', exact: true }).click();
+  return { panel, first };
+}
+
 for (const editor of EDITORS) {
   test(`${editor.name}: check, highlights, accept lands in the editor's value exactly, and Ctrl+Z restores it`, async ({ page, stack }) => {
     const frame = await open(page, stack, editor);
@@ -110,12 +121,7 @@ for (const editor of EDITORS) {
     expect(await highlightedTexts(frame)).toEqual(AI_SENTENCES);
     expect(await modelText(page)).toBe(before);
 
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(frame, /rewrite is ready/);
-    const panel = await stack.openSidePanel(page);
-    const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
-    await first.getByRole('button', { name: 'Accept', exact: true }).click();
+    const { panel, first } = await acceptFirstSuggestion(page, stack, frame);
     const said = await panelSays(first);
     const held = await modelText(page);
     console.log(`${editor.name}: panel: ${said}; model at once: ${JSON.stringify(held)}`);
@@ -191,12 +197,7 @@ for (const editor of EDITORS) {
     await page.evaluate(() => (window as unknown as { autosave?(): void }).autosave?.());
     const changesAfterTyping = await changes(page);
 
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(frame, /rewrite is ready/);
-    const panel = await stack.openSidePanel(page);
-    const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
-    await first.getByRole('button', { name: 'Accept', exact: true }).click();
+    const { panel, first } = await acceptFirstSuggestion(page, stack, frame);
     const said = await panelSays(first);
     console.log(`${editor.name}: panel: ${said}; model at once: ${JSON.stringify(await modelText(page))}`);
     expect(said).toBe('Accepted');
@@ -241,12 +242,7 @@ for (const editor of EDITORS) {
     const frame = await open(page, stack, editor);
     await enter(frame, editor);
     const before = await modelText(page);
-    await stack.configure({ defaultModel: 'cognia' });
-    await stack.run(page, 'humanizer');
-    await waitForToast(frame, /rewrite is ready/);
-    const panel = await stack.openSidePanel(page);
-    const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
-    await first.getByRole('button', { name: 'Accept', exact: true }).click();
+    const { panel, first } = await acceptFirstSuggestion(page, stack, frame);
     expect(await panelSays(first)).toBe('Accepted');
     await page.bringToFront();
     await enter(frame, editor);
