@@ -9,7 +9,8 @@ export default defineConfig({
   workers: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // The durations first: the list reporter's summary of failures stays the last thing printed.
+  reporter: [['./test/e2e/file-durations-reporter.ts'], ['list']],
   use: { trace: 'off' },
   projects: [
     { name: 'chromium', testMatch: '**/*.e2e.ts', testIgnore: 'firefox/**' },

@@ -98,7 +98,8 @@ function SignIns({ member, act }: { member: any; act: Act }) {
         <ul>
           {signIns.map((signIn) => (
             <li key={signIn.id} data-sign-in={signIn.clientName}>
-              {signIn.clientName} <span class="muted">({reaches(signIn.resource)}{signIn.redirectHost ? `, back to ${signIn.redirectHost}` : ''})</span>, since{' '}
+              {/* The client's own word (registration is open): isolated, so it cannot reorder the host after it. */}
+              <bdi>{signIn.clientName}</bdi> <span class="muted">({reaches(signIn.resource)}{signIn.redirectHost ? `, back to ${signIn.redirectHost}` : ''})</span>, since{' '}
               {when(signIn.createdAt)}, until {when(signIn.expiresAt)}{' '}
               <button type="button" aria-label={`End ${member.name}'s sign-in of ${signIn.clientName}`} onClick={() => void end(signIn)}>
                 End

@@ -57,10 +57,11 @@ export function Usage() {
               </tbody>
             </table>
           )}
+          {report.heldOperations?.length > 0 && <HeldOperations held={report.heldOperations} />}
           <h3>Per day ({report.from} to {report.to})</h3>
           <UsageChart days={report.days} />
           <h3>Per member</h3>
-          <table>
+          <table aria-label="Words per member">
             <thead>
               <tr>
                 <th scope="col">Member</th>
@@ -86,7 +87,7 @@ export function Usage() {
             </tbody>
           </table>
           <h3>Per day</h3>
-          <table>
+          <table aria-label="Words per day">
             <thead>
               <tr>
                 <th scope="col">Day (UTC)</th>
@@ -116,3 +117,48 @@ export function Usage() {
   );
 }
 
+
+/**
+ * Operations that may have been charged upstream whose answer the upstream key or address now
+ * refuses to give: they wait, their words reserved, until the key in use can fetch them.
+ */
+function HeldOperations({ held }: { held: any[] }) {
+  return (
+    <>
+      <h3>Held checks</h3>
+      <p class="hint" role="status">
+        {held.length === 1 ? 'One check' : `${held.length} checks`} may have been charged upstream, but the upstream refused to give the answer (the key or
+        address changed since). Each stays pending and its words stay reserved: fix the upstream key (the <em>Upstream key</em> page) or{' '}
+        <code>UPSTREAM_BASE_URL</code>, and each is fetched and counted once at its next try, when the BFF restarts, or when its member repeats it.
+      </p>
+      <table aria-label="Held checks">
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Product</th>
+            <th scope="col">Refused with</th>
+            <th scope="col">Tries so far</th>
+            <th scope="col">Next try</th>
+            <th scope="col">Operation id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {held.map((operation) => (
+            <tr key={`${operation.memberId}/${operation.operationId}`} data-held={operation.operationId}>
+              <th scope="row">{operation.memberName}</th>
+              <td>{operation.product}</td>
+              <td>
+                <code>{operation.code}</code>
+              </td>
+              <td>{operation.heldResumes}</td>
+              <td>{when(operation.resumeAfter)}</td>
+              <td>
+                <code>{operation.operationId}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

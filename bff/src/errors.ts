@@ -1,4 +1,5 @@
 import type { BffError, BffErrorCode, Product } from '@redline/shared';
+import type { LedgerFault, LedgerFaultReason } from './storage/faults.ts';
 
 /** An error the BFF answers with: an HTTP status and a stable, explained error body. */
 export class HttpError extends Error {
@@ -95,11 +96,28 @@ export const shuttingDown = () => HttpError.of(503, 'shutting_down', 'The BFF is
 /** A body that ended before its Content-Length (a client that stopped sending, or a connection cut). */
 export const incompleteBody = () => HttpError.of(400, 'incomplete_body', 'The request body ended before its Content-Length. Send the whole body.');
 
+/** Faults of a database the BFF reaches but cannot write: an administrator must end them, waiting alone does not. */
+const CANNOT_WRITE: Partial<Record<LedgerFaultReason, string>> = {
+  disk_full: 'its disk is full',
+  read_only: 'it is read-only',
+  io_error: 'its disk cannot be read or written',
+  corrupt: 'its database file is damaged',
+};
+
+/** What keeps the BFF from writing its database, in a few words, when an administrator must fix it. */
+export const cannotWriteCause = (fault: LedgerFault | undefined) => fault && CANNOT_WRITE[fault.reason];
+
 /** The BFF's database cannot be used: nothing is forwarded without its ledger record. */
-export const ledgerUnavailable = () =>
-  HttpError.of(
+export const ledgerUnavailable = (fault?: LedgerFault) => {
+  const cause = cannotWriteCause(fault);
+  return HttpError.of(
     503,
     'ledger_unavailable',
-    `The BFF cannot reach its database, so it cannot take checks right now. Try again in ${LEDGER_RETRY_AFTER_SECONDS} seconds with the same operation id: nothing will be charged twice.`,
+    cause
+      ? `The BFF cannot write to its database (${cause}), so it cannot take checks until an administrator fixes that (the BFF's log says how). Try again in ${LEDGER_RETRY_AFTER_SECONDS} seconds with the same operation id, it goes through once that is fixed: nothing will be charged twice.`
+      : fault?.reason === 'busy'
+        ? `The BFF's database is held by another program, so it cannot take checks right now. Try again in ${LEDGER_RETRY_AFTER_SECONDS} seconds with the same operation id: nothing will be charged twice.`
+        : `The BFF cannot reach its database, so it cannot take checks right now. Try again in ${LEDGER_RETRY_AFTER_SECONDS} seconds with the same operation id: nothing will be charged twice.`,
     { retryAfterSeconds: LEDGER_RETRY_AFTER_SECONDS },
   );
+};

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFirstMember } from './members.ts';
 import type { Ledger } from './storage/ledger.ts';
@@ -15,11 +15,20 @@ export interface FirstRun {
  */
 export async function ensureFirstMember(ledger: Ledger, dataDir: string): Promise<FirstRun> {
   const tokenFile = path.resolve(dataDir, 'first-member-token.txt');
-  const owner = await createFirstMember(ledger, 'owner');
-  if (!owner) return { tokenFile, created: false };
-  writeFileSync(tokenFile, `${owner.token}\n`, { mode: 0o600 });
-  chmodSync(tokenFile, 0o600); // the mode above only applies when the file is new
-  return { tokenFile, created: true };
+  // Written before the owner exists (a file of this process's own: instances may share the
+  // folder), and named the token file only once the owner is there.
+  const pending = `${tokenFile}.${process.pid}.new`;
+  let created = false;
+  try {
+    created = await createFirstMember(ledger, 'owner', (token) => {
+      writeFileSync(pending, `${token}\n`, { mode: 0o600 });
+      chmodSync(pending, 0o600); // the mode above only applies when the file is new
+    });
+    if (created) renameSync(pending, tokenFile);
+  } finally {
+    if (!created) rmSync(pending, { force: true });
+  }
+  return { tokenFile, created };
 }
 
 export const tokenFileLeftBehind = (run: FirstRun) => !run.created && existsSync(run.tokenFile);

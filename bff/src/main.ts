@@ -1,8 +1,9 @@
 import path from 'node:path';
 import v8 from 'node:v8';
 import { OWN_CHROME_EXTENSION_ORIGIN } from '@redline/shared';
-import { ConfigError, loadConfig } from './config.ts';
-import { ensureFirstMember, tokenFileLeftBehind } from './first-run.ts';
+import { ConfigError, loadConfig, type BffConfig } from './config.ts';
+import { ensureFirstMember, tokenFileLeftBehind, type FirstRun } from './first-run.ts';
+import { LedgerUnavailableError } from './storage/faults.ts';
 import { startBff } from './server.ts';
 
 let config;
@@ -34,13 +35,14 @@ to a folder of .txt/.md files to check against your own sources; nothing else is
 and nothing else: no web, no other folders.`;
 }
 
-const firstRun = await ensureFirstMember(bff.ledger, config.dataDir);
-const { tokenFile } = firstRun;
-if (firstRun.created) {
-  // `npm start` builds the extension before it starts the BFF; started otherwise, say how to build it.
-  const built = process.env.REDLINE_EXTENSION_BUILT === '1' ? 'npm start has just built it' : 'build it with npm run build:extension';
-  const chromeAllowed = config.allowedOrigins.includes(OWN_CHROME_EXTENSION_ORIGIN);
-  console.log(`
+/** What the first start hands over (the owner's token file) or reminds of. */
+function announce(firstRun: FirstRun, config: BffConfig): void {
+  const { tokenFile } = firstRun;
+  if (firstRun.created) {
+    // `npm start` builds the extension before it starts the BFF; started otherwise, say how to build it.
+    const built = process.env.REDLINE_EXTENSION_BUILT === '1' ? 'npm start has just built it' : 'build it with npm run build:extension';
+    const chromeAllowed = config.allowedOrigins.includes(OWN_CHROME_EXTENSION_ORIGIN);
+    console.log(`
 Redline BFF is running at ${bff.url} (${config.upstream ? 'forwarding to the upstream service' : 'offline mode: built-in analyzers, no text leaves this server'}).
 ${config.upstream ? '' : `${offlineSourcesNote(config.offlineSourcesDir)}\n`}
 First run: a member "owner" was created. Its token is in
@@ -57,9 +59,25 @@ To connect the browser extension (${built}):
 Allowed extension origins now: ${config.allowedOrigins.join(', ') || 'none'}.
 Add more members with: npm run members -- add NAME
 `);
-} else if (tokenFileLeftBehind(firstRun)) {
-  console.log(`Reminder: delete ${tokenFile} once the owner token is copied.`);
+  } else if (tokenFileLeftBehind(firstRun)) {
+    console.log(`Reminder: delete ${tokenFile} once the owner token is copied.`);
+  }
 }
+
+/**
+ * The owner is made (or found) on the ledger. An unavailable ledger (a read-only or full disk,
+ * a file the BFF user cannot open) does not stop the BFF, as it does not stop startBff: its
+ * own log line says what to fix, and the owner is made once the ledger is back.
+ */
+async function ensureOwner(config: BffConfig): Promise<void> {
+  try {
+    announce(await ensureFirstMember(bff.ledger, config.dataDir), config);
+  } catch (error) {
+    if (!(error instanceof LedgerUnavailableError)) throw error;
+    setTimeout(() => void ensureOwner(config), config.ledgerProbeMs);
+  }
+}
+await ensureOwner(config);
 if (config.allowedOrigins.length === 0) {
   bff.logger.warn('BFF_ALLOWED_ORIGINS is empty: browsers (the extension) will be refused until its origin is added');
 }

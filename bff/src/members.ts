@@ -52,13 +52,15 @@ export async function createMember(ledger: Ledger, name: string, budgets: Budget
   return created(ledger, member.id, token);
 }
 
-/** Creates the first member, unless any member exists (or another instance just created it). */
-export async function createFirstMember(ledger: Ledger, name: string): Promise<CreatedMember | undefined> {
+/**
+ * Creates the first member, an administrator (the console), unless any member exists (or another
+ * instance just created it): one statement. `keep` is handed the token before the member exists,
+ * so no failure after the insert can lose it; false when another member was there first.
+ */
+export async function createFirstMember(ledger: Ledger, name: string, keep: (token: string) => void): Promise<boolean> {
   const { member, token } = newMember(name, {});
-  if (!(await ledger.addFirstMember(member))) return undefined;
-  // The first-run owner administers the team (the console).
-  await (await ledger.consoleStore()).setRole(member.id, 'admin');
-  return created(ledger, member.id, token);
+  keep(token);
+  return ledger.addFirstMember(member);
 }
 
 /**

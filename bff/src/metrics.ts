@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics. Labels carry products, routes, statuses and reasons: never keys, tokens or text. */
 export function createMetrics() {
@@ -52,3 +52,20 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Operations held pending (ledger.ts, HeldOperation), read from the ledger when scraped: every
+ * instance reports the whole ledger's, so alert on max(), not sum().
+ */
+export function registerHeldOperations(metrics: Metrics, held: () => Promise<{ product: string; code: string }[]>): void {
+  new Gauge({
+    name: 'bff_operations_held_pending',
+    help: 'Operations held pending because the upstream refused the key or account (or the address is wrong) after an attempt that may have been charged; each needs the key or UPSTREAM_BASE_URL fixed',
+    labelNames: ['product', 'code'] as const,
+    registers: [metrics.registry],
+    async collect() {
+      this.reset();
+      for (const { product, code } of await held().catch(() => [])) this.inc({ product, code });
+    },
+  });
+}

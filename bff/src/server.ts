@@ -6,11 +6,13 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { BffConfig } from './config.ts';
 import { incompleteBody } from './errors.ts';
 import { createApp } from './http/app.ts';
-import { createMemberRateLimiter } from './http/rate-limit.ts';
+import { createRateLimiter } from './http/rate-limit.ts';
+import { SIGN_IN_REFUSALS } from './console/router.ts';
 import { createMemberAuthenticator } from './member-cache.ts';
 import type { Product } from '@redline/shared';
 import { createLogger, describeError, type Logger } from './logging.ts';
-import { createMetrics } from './metrics.ts';
+import { createMetrics, registerHeldOperations } from './metrics.ts';
+import { heldOperation } from './operations/held.ts';
 import { OfflineForwarder } from './offline/offline-forwarder.ts';
 import { OperationEngine } from './operations/engine.ts';
 import type { Ledger } from './storage/ledger.ts';
@@ -134,9 +136,20 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
     logger,
     partConcurrency: config.partConcurrency,
     resultRetentionHours: config.resultRetentionHours,
+    heldResumeBaseMs: config.resumeIntervalMs,
+    now: options.now,
   });
-  const rateLimiter = await createMemberRateLimiter({ ...config.memberRateLimit, redisUrl: config.redisUrl, logger, metrics });
-  await rateLimiter.ready();
+  registerHeldOperations(metrics, async () => (await ledger.heldOperations()).map(heldOperation));
+  const rateLimiter = await createRateLimiter({ ...config.memberRateLimit, redisUrl: config.redisUrl, logger, metrics });
+  const signInRefusals = await createRateLimiter({
+    requests: SIGN_IN_REFUSALS.perAddress,
+    windowMs: SIGN_IN_REFUSALS.windowMinutes * 60_000,
+    redisUrl: config.redisUrl,
+    name: 'console-sign-in-refusals',
+    logger,
+    metrics,
+  });
+  await Promise.all([rateLimiter.ready(), signInRefusals.ready()]);
   const members = createMemberAuthenticator({ ledger, databaseUrl: config.databaseUrl, logger });
   const upstream = config.upstream;
   const upstreamReadiness =
@@ -147,7 +160,7 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
           return checkUpstream({ baseUrl: upstream.baseUrl, apiKey: key.value });
         }, logger)
       : undefined;
-  const app = createApp({ config, ledger, ledgerHealth: monitor, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, keyring, secretBox, now: options.now });
+  const app = createApp({ config, ledger, ledgerHealth: monitor, engine, metrics, logger, version, rateLimiter, signInRefusals, members, upstreamReadiness, keyring, secretBox, now: options.now });
   const resumePending = async () => {
     const resumed = await engine.resumePending();
     if (resumed > 0) logger.info({ resumed }, 'resuming operations left pending');
@@ -195,6 +208,7 @@ export async function startBff(config: BffConfig, options: StartOptions = {}): P
       await forwarder.close();
       await keyring?.close();
       await rateLimiter.close();
+      await signInRefusals.close();
       await members.close();
       await ledger.close();
       logger.info('stopped');

@@ -1,17 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { signInItem, signInWithLink, signInWithServer, signOut, type SignedIn } from '../lib/account.ts';
 import { checkOriginAllowed, getUsage } from '../lib/bff-client.ts';
+import { serverAddressProblem } from '../lib/server-address.ts';
 import { getSettings, tokenItem, updateSettings, type Settings } from '../lib/settings.ts';
 
 type Note = { ok: boolean; text: string };
-
-function validUrl(value: string): boolean {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}
 
 const hostOf = (url: string) => {
   try {
@@ -175,7 +168,7 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
   const [note, setNote] = useState<Note>();
   const [test, setTest] = useState<Note>();
   const origin = location.origin;
-  const urlError = validUrl(url) ? undefined : 'Enter the server address, such as https://redline.example.com or http://127.0.0.1:8787.';
+  const urlError = serverAddressProblem(url);
   const tokenError = token && !/^rl_[A-Za-z0-9_-]{43}$/.test(token.trim()) ? 'A member token looks like rl_ followed by 43 letters, digits, "-" or "_".' : undefined;
 
   const save = async (event: Event) => {
@@ -230,7 +223,9 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
           )}
         </p>
         <p class="row">
-          <button type="button" onClick={() => void testConnection()}>Test connection</button>
+          <button type="button" disabled={!!urlError} onClick={() => void testConnection()}>
+            Test connection
+          </button>
           {test && (
             <span class={test.ok ? 'ok' : 'error'} role="status" data-testid="test-result">
               {test.text}

@@ -48,9 +48,13 @@ export function Sources({ tabId, check, focus }: { tabId: number; check: TabChec
             {pages.map((page) => (
               <li key={page.link} class="source-page">
                 <h3>
-                  <a href={page.link} target="_blank" rel="noopener noreferrer" title={page.link}>
-                    {page.title ?? page.domain}
-                  </a>
+                  {page.href ? (
+                    <a href={page.href} target="_blank" rel="noopener noreferrer" title={page.link}>
+                      {page.title ?? page.domain}
+                    </a>
+                  ) : (
+                    <span title={page.link}>{page.title ?? page.domain}</span>
+                  )}
                 </h3>
                 <p class="muted" data-testid="source-meta">
                   {page.title ? `${page.domain} · ` : ''}

@@ -4,8 +4,8 @@ import { editNatively } from '../lib/page/native-edit.ts';
 /**
  * Runs in the page's own world, where editor instances are reachable, and works through an
  * editor's public API when the content script asks (lib/page/bridge.ts):
- * - TinyMCE records no undo level for an edit made through the browser's input pipeline;
- *   through its API, an accept is one step of its own undo manager.
+ * - TinyMCE (and HugeRTE, its fork) records no undo level for an edit made through the browser's
+ *   input pipeline; through its API, an accept is one step of its own undo manager.
  * - Summernote's undo restores its own snapshots, which an edit through the input pipeline
  *   does not make: the accept is put between two snapshots.
  * - CKEditor 4 the same (its undo manager's images), and its `change` event, which apps read,
@@ -18,7 +18,10 @@ import { editNatively } from '../lib/page/native-edit.ts';
  * - SCEditor fires `valuechanged` only after the writer's keys, a paste or a command: it is fired
  *   after the edit.
  * - Simditor's undo restores its own states of the HTML, which an edit through the input pipeline
- *   does not make in time: the accept is put between two states.
+ *   does not make in time (and none while its editable lacks the focus): the accept is put between
+ *   two states.
+ * - Froala's undo restores its own snapshots of the HTML, and it takes none before an edit through
+ *   the input pipeline: the accept is put between two snapshots.
  * - Code editors that draw their own lines over a hidden textarea (CodeMirror 5, Ace, Monaco)
  *   keep the document only in their model: it is read, selected and edited there.
  * Text goes only to the content script that asked, in a reply event on the same element.
@@ -92,11 +95,20 @@ function fromThisOrParentWindows<T>(find: (view: Window) => T | undefined): T | 
   }
 }
 
-/** The TinyMCE editor whose body is `root`. */
+/**
+ * The TinyMCE editor whose body is `root`, from the page's `tinymce` global or, for HugeRTE (the
+ * MIT fork of TinyMCE 6, the same API), its `hugerte` global: without it an accept in HugeRTE
+ * went in as a native edit, which it kept no undo level of and fired no `change` for (measured).
+ */
 function tinymceFor(root: Element): TinyEditor | undefined {
-  return fromThisOrParentWindows((view) =>
-    (view as unknown as { tinymce?: { get(): TinyEditor[] } }).tinymce?.get()?.find((candidate) => candidate.getBody() === root),
-  );
+  return fromThisOrParentWindows((view) => {
+    const globals = view as unknown as Record<'tinymce' | 'hugerte', { get?(): TinyEditor[] } | undefined>;
+    for (const manager of [globals.tinymce, globals.hugerte]) {
+      const editor = manager?.get?.()?.find((candidate) => candidate.getBody() === root);
+      if (editor) return editor;
+    }
+    return undefined;
+  });
 }
 
 function tinymceApi(editor: TinyEditor): EditorApi {
@@ -332,14 +344,67 @@ function sceditorFor(root: Element): EditorApi | undefined {
   };
 }
 
+/**
+ * Quill inside a shadow root, in Firefox: its history undoes only on the browser's `historyUndo`
+ * (its keyboard module never sees Ctrl+Z there), which needs the edit in the browser's undo stack.
+ * An `execCommand` from the content script fired a `beforeinput` that Quill took and made through
+ * its model (no native edit, nothing to undo: Ctrl+Z left the accept in); from the page's world
+ * Firefox fires none, Quill reads the native edit through its mutation observer, and Ctrl+Z undoes it.
+ */
+function quillInShadowFor(root: Element): EditorApi | undefined {
+  if (!root.classList.contains('ql-editor') || !(root.getRootNode() instanceof ShadowRoot)) return undefined;
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert: (text, range) => !!range && root.contains(range.startContainer) && editRangeNatively(range, text),
+  };
+}
+
+interface Froala {
+  el?: Element;
+  undo?: { saveStep?(): void };
+}
+
+/**
+ * Froala Editor restores snapshots of its HTML on Ctrl+Z and fires `contentChanged` (what its
+ * React, Angular and Vue wrappers set their model from) when it takes one. It takes the snapshot
+ * before the writer's typing on their keydown; an edit through the input pipeline has none, and
+ * its `input` handler took only the state after it, as the first of an empty stack: Ctrl+Z after
+ * an accept did nothing, while the panel said it brings the sentence back (measured, 5.4.0). A
+ * snapshot is taken before the edit and after it (Froala skips one equal to its latest). The
+ * instance is on the element Froala was made on (`data-froala.editor`, its own data store): its
+ * box around the editable, or the textarea beside that box.
+ */
+function froalaFor(root: Element): EditorApi | undefined {
+  if (!root.classList.contains('fr-element')) return undefined;
+  const box = root.closest('.fr-box');
+  const editor = [box, box?.nextElementSibling, box?.previousElementSibling]
+    .map((element) => (element as unknown as Record<string, Froala | undefined> | null | undefined)?.['data-froala.editor'])
+    .find((candidate) => candidate?.el === root);
+  const undo = editor?.undo;
+  if (typeof undo?.saveStep !== 'function') return undefined;
+  return {
+    readOnly: () => !(root as HTMLElement).isContentEditable,
+    insert(text, range) {
+      if (!range) return false;
+      undo.saveStep!();
+      const done = editRangeNatively(range, text);
+      undo.saveStep!();
+      return done;
+    },
+  };
+}
+
 interface SimditorUndo {
   _stack?: { html: string }[];
   currentState?(): { html: string } | null;
   _pushUndoState?(): void;
+  resetCaretPosition?(): void;
 }
 interface Simditor {
   body: { html(): string };
   undoManager?: SimditorUndo;
+  inputManager?: { focused?: boolean };
+  selection?: { _range?: Range | null; reset?(): void };
   on(event: string, handler: () => unknown): unknown;
 }
 
@@ -371,12 +436,40 @@ function simditorFor(root: Element): EditorApi | undefined {
     readOnly: () => !(root as HTMLElement).isContentEditable,
     insert(text, range) {
       if (!range) return false;
-      undo._pushUndoState!();
+      pushSimditorState(editor, undo, range);
       const done = editRangeNatively(range, text);
-      undo._pushUndoState!();
+      const selection = root.ownerDocument.getSelection();
+      pushSimditorState(editor, undo, selection?.rangeCount ? selection.getRangeAt(0) : range);
       return done;
     },
   };
+}
+
+/**
+ * Pushes Simditor's state with `caret` as its caret. Simditor keeps a state only with a caret,
+ * which it knows only while its editable has the focus: with the writer in the side panel (the
+ * page's document without the focus: its editable had a blur) it kept none, and Ctrl+Z after an
+ * accept did nothing (measured, Firefox with the sidebar beside the page). For that moment its
+ * editable is taken as focused, with the edit's range as its selection.
+ */
+function pushSimditorState(editor: Simditor, undo: SimditorUndo, caret: Range): void {
+  const input = editor.inputManager;
+  const selection = editor.selection;
+  if (!input || input.focused || typeof selection?.reset !== 'function' || typeof undo.resetCaretPosition !== 'function') {
+    undo._pushUndoState!();
+    return;
+  }
+  input.focused = true;
+  selection.reset();
+  selection._range = caret;
+  undo.resetCaretPosition();
+  try {
+    undo._pushUndoState!();
+  } finally {
+    input.focused = false;
+    selection.reset();
+    undo.resetCaretPosition();
+  }
 }
 
 interface CkEditor4 {
@@ -672,6 +765,10 @@ function editorApiFor(root: Element): EditorApi | undefined {
   if (sceditor) return sceditor;
   const simditor = simditorFor(root);
   if (simditor) return simditor;
+  const froala = froalaFor(root);
+  if (froala) return froala;
+  const quillInShadow = quillInShadowFor(root);
+  if (quillInShadow) return quillInShadow;
   const ckeditor4 = ckeditor4For(root);
   if (ckeditor4) return ckeditor4Api(ckeditor4);
   const rooster = roosterFor(root);

@@ -1,6 +1,7 @@
 import { storage } from '#imports';
 import { browser } from 'wxt/browser';
 import type { BffConnection, BffResult } from './bff-client.ts';
+import { serverAddressProblem } from './server-address.ts';
 import { getSettings, tokenItem, updateSettings } from './settings.ts';
 import {
   discover,
@@ -73,7 +74,10 @@ async function keep(server: TeamServer, grant: Grant, memberName: string, via: S
 export async function signInWithLink(input: string): Promise<SignedIn> {
   const parsed = parseSignInInput(input);
   if (!parsed) throw new SignInError('Paste the whole sign-in link (it starts with https:// or http://), or the code from it.');
-  const server = await discover(parsed.server ?? (await getSettings()).bffUrl);
+  const address = parsed.server ?? (await getSettings()).bffUrl;
+  const problem = serverAddressProblem(address);
+  if (problem) throw new SignInError(problem);
+  const server = await discover(address);
   const { grant, memberName } = await withClient(server, (clientId) => redeemCode(server, clientId, parsed.code));
   return keep(server, grant, memberName, 'link');
 }
@@ -83,6 +87,8 @@ export async function signInWithLink(input: string): Promise<SignedIn> {
  * authentication window (identity.launchWebAuthFlow), authorization code with PKCE S256.
  */
 export async function signInWithServer(serverUrl: string): Promise<SignedIn> {
+  const problem = serverAddressProblem(serverUrl);
+  if (problem) throw new SignInError(problem);
   const server = await discover(serverUrl);
   const grant = await withClient(server, async (clientId, redirect) => {
     const start = await startAuthorization(server, clientId, redirect);
@@ -109,7 +115,7 @@ async function memberNameOf(url: string, accessToken: string): Promise<string> {
 export async function signOut(): Promise<{ revokedOnServer: boolean }> {
   const signedIn = await signInItem.getValue();
   await signInItem.setValue(null);
-  if (!signedIn) return { revokedOnServer: false };
+  if (!signedIn || serverAddressProblem(signedIn.server)) return { revokedOnServer: false };
   try {
     await revoke(await discover(signedIn.server), signedIn);
     return { revokedOnServer: true };
@@ -126,7 +132,12 @@ export async function signOut(): Promise<{ revokedOnServer: boolean }> {
  */
 export async function currentConnection({ refused }: { refused?: string } = {}): Promise<BffConnection> {
   const signedIn = await signInItem.getValue();
-  if (!signedIn) return { url: (await getSettings()).bffUrl, token: await tokenItem.getValue() };
+  const url = signedIn?.server ?? (await getSettings()).bffUrl;
+  // An address kept from before plain http was refused is not called either: the token and the
+  // text would still cross the network readable.
+  const problem = serverAddressProblem(url);
+  if (problem) return { url, token: '', problem: `${problem} Change the server address on the options page.` };
+  if (!signedIn) return { url, token: await tokenItem.getValue() };
   const usable = (grant: SignedIn) => grant.accessToken !== refused && grant.expiresAt - RENEW_MARGIN_MS > Date.now();
   if (usable(signedIn)) return { url: signedIn.server, token: signedIn.accessToken };
   return navigator.locks.request(LOCK, async () => {

@@ -1,4 +1,5 @@
-import { splitSentences, type SentenceSpan } from '@redline/shared/sentences';
+import { SEPARATORS, splitSentences, type SentenceSpan } from '@redline/shared/sentences';
+import { hasVisibleText } from '@redline/shared/text';
 import { reviewFlags, type Flag } from './review-aids.ts';
 
 /**
@@ -131,12 +132,16 @@ interface Paragraph {
   end: number;
 }
 
-/** Paragraphs: runs of text between line breaks, with their offsets. */
+/**
+ * Paragraphs: runs of text between line breaks, with their offsets. A line break is any the
+ * sentence splitter ends a sentence at (LF, CR, NEL, U+2028, U+2029): one that only LF counted
+ * left a text broken by the others one paragraph, and a suggestion could span its breaks.
+ */
 function paragraphs(text: string): Paragraph[] {
   const result: Paragraph[] = [];
-  const pattern = /[^\n]+/g;
+  const pattern = new RegExp(`[^${SEPARATORS}]+`, 'g');
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    if (match[0].trim()) result.push({ start: match.index, end: match.index + match[0].length });
+    if (hasVisibleText(match[0])) result.push({ start: match.index, end: match.index + match[0].length });
   }
   return result;
 }

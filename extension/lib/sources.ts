@@ -19,11 +19,23 @@ export interface SourceMatch {
 
 export interface SourcePage {
   link: string;
+  /** The link to open: the address when it is a web (http or https) one, else none. */
+  href?: string;
   /** The host without `www.`, e.g. `encyclopedia.example.org`. */
   domain: string;
   /** A readable title from the address's last path segment, when it has one. */
   title?: string;
   matches: SourceMatch[];
+}
+
+/**
+ * The address when it is a web page's: the upstream's word, shown to the reviewer as a link in
+ * the side panel and in the HTML report, where a javascript: or data: address would run.
+ */
+export function webLink(link: string): string | undefined {
+  if (!URL.canParse(link)) return undefined;
+  const { protocol } = new URL(link);
+  return protocol === 'https:' || protocol === 'http:' ? link : undefined;
 }
 
 export function domainOf(link: string): string {
@@ -91,7 +103,8 @@ export function sourcePages(text: string, response: BffPlagiarismResponse): Sour
     let page = pages.get(match.link);
     if (!page) {
       const title = titleOf(match.link);
-      page = { link: match.link, domain: domainOf(match.link), ...(title ? { title } : {}), matches: [] };
+      const href = webLink(match.link);
+      page = { link: match.link, ...(href ? { href } : {}), domain: domainOf(match.link), ...(title ? { title } : {}), matches: [] };
       pages.set(match.link, page);
     }
     page.matches.push(entry);

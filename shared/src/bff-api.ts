@@ -84,10 +84,26 @@ export const ProductUsage = z.object({
   budget: z.number().int().nonnegative().optional(),
   remaining: z.number().int().nonnegative().optional(),
 });
+/**
+ * An operation of the member's held pending: it may have been charged upstream, and the upstream
+ * then refused the BFF's key or account (or the BFF's upstream address is wrong), so its answer
+ * could not be fetched. Its words are counted once it is; resumed at `resumeAfter`, when the BFF
+ * restarts, or when the member repeats its operation id.
+ */
+export const HeldOperation = z.object({
+  operationId: z.string(),
+  product: z.enum(PRODUCTS),
+  code: z.string(),
+  message: z.string(),
+  heldResumes: z.number().int().nonnegative(),
+  resumeAfter: z.string(),
+});
 export const BffUsageResponse = z.object({
   member: z.object({ id: z.string(), name: z.string() }),
   mode: ResultSource,
   products: z.object({ detector: ProductUsage, humanizer: ProductUsage, plagiarism: ProductUsage }),
+  /** Operations held pending (see HeldOperation); absent when there are none. */
+  heldOperations: z.array(HeldOperation).optional(),
 });
 export type BffUsageResponse = z.infer<typeof BffUsageResponse>;
 

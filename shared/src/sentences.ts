@@ -26,7 +26,7 @@ export function splitSentences(text: string): SentenceSpan[] {
   for (const { segment, index } of sentenceSegments(text)) {
     const { start, end } = trimmedBounds(text, index, index + segment.length);
     if (end <= start) continue;
-    if (pending && !endsWithBreakingParagraph(text, pending.end, start) && NON_TERMINAL_ABBREVIATION.test(text.slice(pending.start, pending.end))) {
+    if (pending && !separatedByLineBreak(text, pending.end, start) && NON_TERMINAL_ABBREVIATION.test(text.slice(pending.start, pending.end))) {
       pending.end = end;
       continue;
     }
@@ -37,9 +37,22 @@ export function splitSentences(text: string): SentenceSpan[] {
   return spans;
 }
 
+/** ICU's separators (UAX #29 Sep: LF, CR, NEL, LS, PS), as a character class's body: a sentence always ends at one. */
+export const SEPARATORS = '\\n\\r\\u0085\\u2028\\u2029';
+
 const WINDOW = 4_096;
 /** A break this far from a window's end is taken: ICU decides a break by the text just after it. */
 const LOOKAHEAD = 512;
+/**
+ * ICU's one rule that looks far ahead (UAX #29 SB8): after a full stop and spaces, no break if
+ * a lowercase letter comes before any other letter, separator or terminator, however far
+ * ("It ended. " + 600 digits and spaces + "and then"). A break in a window is ICU's over the
+ * whole text only if one of these (a subset of OLetter, Upper, Lower, ParaSep and SATerm)
+ * follows it inside the window: the first of them there decides it as it would in the text.
+ * Not a letter that is Grapheme_Extend (U+FF9E, U+FF9F): ICU's SB5 folds it into the character
+ * before it (Sentence_Break Extend), so it decides nothing.
+ */
+const DECIDES_BREAK = new RegExp(`(?!\\p{Grapheme_Extend})[\\p{L}${SEPARATORS}.!?]`, 'gu');
 
 /**
  * ICU's sentence segments of `text`, found window by window: V8's segmenter slows down with
@@ -56,7 +69,7 @@ export function* sentenceSegments(text: string): Generator<{ segment: string; in
     let next = from;
     for (const { segment, index } of segmenter.segment(text.slice(from, end))) {
       const segmentEnd = from + index + segment.length;
-      if (!last && segmentEnd > end - LOOKAHEAD) break;
+      if (!last && (segmentEnd > end - LOOKAHEAD || !decidedBefore(text, segmentEnd, end))) break;
       yield { segment, index: from + index };
       next = segmentEnd;
     }
@@ -69,6 +82,15 @@ export function* sentenceSegments(text: string): Generator<{ segment: string; in
   }
 }
 
-function endsWithBreakingParagraph(text: string, from: number, to: number): boolean {
-  return text.slice(from, to).includes('\n');
+/** Whether a character that settles ICU's break at `from` lies in `text[from, end)`. */
+function decidedBefore(text: string, from: number, end: number): boolean {
+  DECIDES_BREAK.lastIndex = from;
+  const match = DECIDES_BREAK.exec(text);
+  return match !== null && match.index < end;
+}
+
+const LINE_OR_PARAGRAPH_SEPARATOR = new RegExp(`[${SEPARATORS}]`);
+
+function separatedByLineBreak(text: string, from: number, to: number): boolean {
+  return LINE_OR_PARAGRAPH_SEPARATOR.test(text.slice(from, to));
 }

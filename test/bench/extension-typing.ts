@@ -15,6 +15,7 @@
  * Run it alone on the machine (flock /tmp/heavy.lock …): other load shows up as main-thread time.
  */
 import type { Page } from '@playwright/test';
+import { detect } from '@redline/shared/analysis';
 import { STOCK_OPENERS, benchDocument } from './typing/document.ts';
 import { configureExtension, launch, runDetector, servePages, startBff, waitForToast, type Labels } from './typing/stack.ts';
 import { KINDS, breakdown, extensionCallers, type Kind as WorkKind } from './typing/breakdown.ts';
@@ -23,7 +24,14 @@ import { AI_LEVELS, bandDeclarations } from '../../extension/lib/content/styles.
 import { invalidations, keystrokeCost, paintsByLayer, keystrokeWindows, mainThread, measures, median, percentile, toFirstPaint, traced } from './typing/trace.ts';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
-const TYPED = ' Then I typed a new sentence here, slowly and carefully, to see whether the highlights keep up with me as I go along the line. It should all feel instant and smooth, like any ordinary text box would do today.'.slice(0, 200);
+/**
+ * `--at=sentence-start`: type a new sentence at the start of an AI-labelled one (a live range
+ * grows at its start, so the first keystroke there is followed at once) instead of after a
+ * sentence's end.
+ */
+const AT_SENTENCE_START = process.argv.includes('--at=sentence-start');
+const NEW_TEXT = 'Then I typed a new sentence here, slowly and carefully, to see whether the highlights keep up with me as I go along the line. It should all feel instant and smooth, like any ordinary text box would do today.';
+const TYPED = AT_SENTENCE_START ? `${NEW_TEXT.slice(0, 199)} ` : ` ${NEW_TEXT}`.slice(0, 200);
 const KEY_DELAY_MS = 40;
 /** `--profile`: also print where the main thread's time went while typing with highlights live. */
 const PROFILE = process.argv.includes('--profile');
@@ -67,15 +75,30 @@ function pageHtml(kind: Kind, paragraphs: string[]): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${kind}</title></head><body style="max-width: 820px; margin: 24px auto;">${body}</body></html>`;
 }
 
-/** Puts the caret after the first sentence of the middle paragraph, in view. */
-async function placeCaret(page: Page, kind: Kind): Promise<void> {
-  await page.evaluate((kind) => {
+/**
+ * The paragraph the caret goes in: the middle one, or with `--at=sentence-start` the first from
+ * the middle whose second sentence the offline detector labels AI by a clear margin.
+ */
+function caretParagraph(paragraphs: string[]): number {
+  const middle = Math.floor(paragraphs.length / 2);
+  if (!AT_SENTENCE_START) return middle;
+  for (let index = middle; index < paragraphs.length; index++) {
+    const second = detect(paragraphs[index]!).chunks[1];
+    if (second && second.score > 0.8) return index;
+  }
+  throw new Error('no paragraph after the middle has a second sentence labelled AI');
+}
+
+/** Puts the caret after the first sentence of the chosen paragraph (at the second's start with `--at=sentence-start`), in view. */
+async function placeCaret(page: Page, kind: Kind, paragraphIndex: number): Promise<void> {
+  const step = AT_SENTENCE_START ? 2 : 1;
+  await page.evaluate(({ kind, paragraphIndex, step }) => {
     const doc = document.getElementById('doc')!;
     if (kind === 'textarea') {
       const field = doc as HTMLTextAreaElement;
       const paragraphs = field.value.split('\n\n');
-      const middle = Math.floor(paragraphs.length / 2);
-      const offset = paragraphs.slice(0, middle).join('\n\n').length + 2 + paragraphs[middle]!.indexOf('. ') + 1;
+      const middle = paragraphIndex;
+      const offset = paragraphs.slice(0, middle).join('\n\n').length + 2 + paragraphs[middle]!.indexOf('. ') + step;
       field.focus();
       field.setSelectionRange(offset, offset);
       // Centre the caret's line: the field scrolls to the caret; move it a third of a view further.
@@ -83,16 +106,28 @@ async function placeCaret(page: Page, kind: Kind): Promise<void> {
       field.focus();
     } else {
       const paragraphs = doc.querySelectorAll('p');
-      const paragraph = paragraphs[Math.floor(paragraphs.length / 2)]!;
+      const paragraph = paragraphs[paragraphIndex]!;
       paragraph.scrollIntoView({ block: 'center' });
       const node = paragraph.firstChild as Text;
       doc.focus();
-      getSelection()!.collapse(node, node.data.indexOf('. ') + 1);
+      getSelection()!.collapse(node, node.data.indexOf('. ') + step);
       // Focusing the editor scrolled its top into view: bring the caret's paragraph back, so the
       // check, the control's highlights and the typing all see the same part of the document.
       paragraph.scrollIntoView({ block: 'center' });
     }
-  }, kind);
+  }, { kind, paragraphIndex, step });
+}
+
+/** Whether one of the extension's highlights starts where the caret is (contenteditable). */
+async function highlightStartsAtCaret(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const caret = getSelection()!.getRangeAt(0);
+    for (const [name, highlight] of CSS.highlights) {
+      if (!name.startsWith('redline-')) continue;
+      for (const range of highlight) if (range.startContainer === caret.startContainer && range.startOffset === caret.startOffset) return true;
+    }
+    return false;
+  });
 }
 
 async function liveHighlights(page: Page, kind: Kind, prefix: string): Promise<number> {
@@ -228,7 +263,7 @@ async function main(): Promise<void> {
     if (browser.worker) await configureExtension(browser.worker, bff.url, bff.token);
     const page = await browser.context.newPage();
     await page.goto(`${server.url}/${kind}-${words}`);
-    await placeCaret(page, kind);
+    await placeCaret(page, kind, caretParagraph(documents[words as 10_000 | 100_000]));
     return { browser, page };
   }
 
@@ -257,6 +292,7 @@ async function main(): Promise<void> {
       if (condition === 'highlights live') labelled = (await check(page, browser.worker!)).labelled;
       if (HIDE_TOAST) await page.evaluate(() => document.querySelector<HTMLElement>('redline-toast')?.style.setProperty('display', 'none'));
       if (DETACH_UI) await page.evaluate(() => document.querySelectorAll('redline-card, redline-toast').forEach((host) => host.remove()));
+      if (condition === 'highlights live' && AT_SENTENCE_START && kind === 'contenteditable' && !(await highlightStartsAtCaret(page))) throw new Error('contenteditable: no highlight starts at the caret');
       if (condition === 'page highlights') await registerViewportSentences(page);
       if (condition === 'highlights live' && REBUILD) await rebuildHighlights(page, REBUILD);
       await page.waitForTimeout(500);
@@ -319,7 +355,7 @@ async function main(): Promise<void> {
   }
 
   const ms = (value: number | undefined) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
-  console.log(`\nTyping ${TYPED.length} characters in the middle of a 10,000-word document (${KEY_DELAY_MS} ms between keys; sentences labelled ${LABELS === 'upstream' ? 'by the upstream double' : 'by the offline detector'}), medians of ${REPS} reps; main-thread time per keystroke, p95\n`);
+  console.log(`\nTyping ${TYPED.length} characters in the middle of a 10,000-word document${AT_SENTENCE_START ? ', at the start of a sentence labelled AI' : ''} (${KEY_DELAY_MS} ms between keys; sentences labelled ${LABELS === 'upstream' ? 'by the upstream double' : 'by the offline detector'}), medians of ${REPS} reps; main-thread time per keystroke, p95\n`);
   console.log('| page | no extension | extension idle | highlights live | added | longest task (live) | extension update p95 | CSS highlights alone (no extension) |');
   console.log('|---|---|---|---|---|---|---|---|');
   const breakdowns: { kind: Kind; results: Partial<Record<Condition, Typing[]>> }[] = [];

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countWords } from '@redline/shared';
+import { loadConfig } from '@redline/bff/config';
+import { createMember } from '@redline/bff/members';
 import { splitDocument } from '@redline/bff/operations/documents';
-import { newOperationId, startHarness, type Harness } from './harness.ts';
+import { startBff, type RunningBff } from '@redline/bff/server';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
+import { upstreamControl } from '../upstream/client.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, newOperationId, request, startHarness, type Harness } from './harness.ts';
 
 // Large documents under faults, over real HTTP against the double (an outside probe): whatever
 // happens to one part, every word the upstream charged for the document's parts ends up in the
@@ -147,3 +153,102 @@ for (const ledger of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+// A client's repeat landing on another instance while the first still runs the document (two
+// instances on one PostgreSQL ledger): the instance that meets a refusal settled the document
+// failed as if every part it had not sent were never sent, while the other instance held one of
+// them open upstream. That part, charged when the upstream finished it, stayed pending under a
+// failed document, which is never resumed: its words never reached usage or the budget. Found by
+// an outside probe (bffprobe).
+describe('two instances running one operation at once (a client repeat that landed on the other)', () => {
+  const schema = `document_faults_${process.pid}`;
+  let double: RunningUpstreamDouble;
+  const instances: RunningBff[] = [];
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true });
+    const env = {
+      ...FAST_RETRIES,
+      BFF_PORT: '0',
+      BFF_DATA_DIR: '/nonexistent-unused',
+      UPSTREAM_BASE_URL: double.url,
+      UPSTREAM_API_KEY: 'demo-key-primary',
+      BFF_MEMBER_RATE_LIMIT: '1000',
+      BFF_REQUEST_DEADLINE_MS: '2500',
+      BFF_ATTEMPT_TIMEOUT_MS: '1000',
+      BFF_RESUME_INTERVAL_SECONDS: '0.5',
+    };
+    // The first sends the parts together, the second one after the other.
+    for (const concurrency of ['3', '1']) {
+      instances.push(await startBff(loadConfig({ ...env, BFF_PART_CONCURRENCY: concurrency }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    }
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop();
+    await double?.close();
+    await dropSchema(schema);
+  });
+
+  // One instance's call met two provider aborts and settled the operation failed (nothing
+  // charged by those attempts); the other's, with the same key, ran upstream past its deadline
+  // and was charged. A failed operation is never resumed: those words were never counted. Found
+  // by an outside probe (bffprobe) running documents on two instances under faults.
+  it('a failure settled by one while the other has an attempt open: the open one is resumed and its charge counted', async () => {
+    const control = upstreamControl(double.url);
+    const token = (await createMember(instances[0]!.ledger, `m-${newOperationId()}`, { detector: 100 })).token;
+    const text = 'Seven words charged once for this check.';
+    // Three aborts, then a run held past the deadline: whichever instance meets two aborts
+    // settles the operation, the other's second attempt runs and is charged 4 s later.
+    await control.addFaults([
+      { fault: { kind: 'status', status: 502 }, product: 'detector', times: 3 },
+      { fault: { kind: 'delay', delayMs: 4_000 }, product: 'detector' },
+    ]);
+    const before = await control.account('demo');
+    const operationId = newOperationId();
+    const answers = await Promise.all(
+      instances.map(async (instance, index) => {
+        await new Promise((resolve) => setTimeout(resolve, index * 10));
+        const answer = await request(instance.url, '/v1/detect', { operationId, text }, token);
+        return `${answer.status} ${answer.body.error?.code}`;
+      }),
+    );
+    expect(answers).toContain('502 provider_aborted');
+
+    await eventually(async () => expect((await control.account('demo')).charged.detector - before.charged.detector).toBe(7), 15_000);
+    await eventually(async () => {
+      const usage = (await request(instances[0]!.url, '/v1/usage', undefined, token)).body.products.detector;
+      expect(usage).toMatchObject({ wordsCharged: 7, remaining: 93 });
+      expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
+    }, 15_000);
+    const repeat = await request(instances[1]!.url, '/v1/detect', { operationId, text }, token);
+    expect([repeat.status, repeat.body.replayed, repeat.body.wordsCharged]).toEqual([200, true, 7]);
+    expect((await control.account('demo')).providerRuns.detector - before.providerRuns.detector).toBe(1);
+  });
+
+  it("does not settle the document while a part is open on the other instance: that part's charge is counted", async () => {
+    const control = upstreamControl(double.url);
+    // Two long parts the account cannot pay for, and a short one it can.
+    const text = [words(150_000, 0), words(150_000, 1), words(20_000, 2)].join('\n\n');
+    const partWords = splitDocument(text).parts.map((part) => countWords(part.text));
+    expect(partWords).toHaveLength(3);
+    await control.setBalances('demo', { detector: partWords[2]! + 5 });
+    const budget = 100_000;
+    const token = (await createMember(instances[0]!.ledger, `m-${newOperationId()}`, { detector: budget })).token;
+    // The short part is held upstream past the first instance's deadline, and charged when it finishes.
+    await control.addFaults([{ fault: { kind: 'delay', delayMs: 4_000 }, product: 'detector', times: 3 }]);
+    const before = await control.account('demo');
+    const operationId = newOperationId();
+    const first = request(instances[0]!.url, '/v1/detect', { operationId, text }, token);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const repeat = await request(instances[1]!.url, '/v1/detect', { operationId, text }, token);
+    expect([repeat.status, repeat.body.error.code]).toEqual([402, 'quota_exceeded']);
+    expect((await first).status).toBe(402);
+
+    await eventually(async () => expect((await control.account('demo')).charged.detector - before.charged.detector).toBe(partWords[2]), 15_000);
+    await eventually(async () => {
+      const usage = (await request(instances[1]!.url, '/v1/usage', undefined, token)).body.products.detector;
+      expect(usage).toMatchObject({ wordsCharged: partWords[2], remaining: budget - partWords[2]! });
+      expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
+    }, 15_000);
+    expect((await control.account('demo')).providerRuns.detector - before.providerRuns.detector).toBe(1);
+  });
+});

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { afterAll, beforeEach } from 'vitest';
 import { loadConfig } from '@redline/bff/config';
 import { createMember } from '@redline/bff/members';
 import { startBff, type RunningBff } from '@redline/bff/server';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { SqliteLedger } from '@redline/bff/storage/sqlite';
 import type { Budgets, Ledger } from '@redline/bff/storage/ledger';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
 import { upstreamControl } from '../upstream/client.ts';
@@ -111,6 +113,45 @@ export async function dropSchema(schema: string): Promise<void> {
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await client.end();
+}
+
+/**
+ * The two ledgers a store-level test runs on: a SQLite file in a folder of its own and a
+ * PostgreSQL schema of its own, both removed after the test file.
+ */
+export function bothLedgers(name: string): [string, () => Promise<Ledger>][] {
+  const schema = `${name}_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), `redline-${name}-`));
+  afterAll(async () => {
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+  return [
+    ['SQLite', async () => new SqliteLedger(path.join(folder, 'ledger.sqlite'))],
+    ['PostgreSQL', () => PostgresLedger.open(POSTGRES_URL, schema)],
+  ];
+}
+
+/**
+ * A ledger of its own for each test of a `describe` (a data folder, and on PostgreSQL a schema),
+ * all removed after them. `ledger()` opens this test's again, as a restarted process does (on
+ * SQLite none: the BFF opens the file in `dataDir()` itself).
+ */
+export function ledgerPerTest(name: string, kind: 'sqlite' | 'postgres') {
+  const dataDirs: string[] = [];
+  const schemas: string[] = [];
+  beforeEach(() => {
+    dataDirs.push(mkdtempSync(path.join(tmpdir(), `redline-${name.replaceAll('_', '-')}-`)));
+    schemas.push(`${name}_${process.pid}_${schemas.length}`);
+  });
+  afterAll(async () => {
+    for (const folder of dataDirs) rmSync(folder, { recursive: true, force: true });
+    if (kind === 'postgres') for (const schema of schemas) await dropSchema(schema);
+  });
+  return {
+    dataDir: () => dataDirs.at(-1)!,
+    ledger: async (): Promise<Ledger | undefined> => (kind === 'postgres' ? PostgresLedger.open(POSTGRES_URL, schemas.at(-1)!) : undefined),
+  };
 }
 
 let schemas = 0;

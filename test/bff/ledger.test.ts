@@ -140,6 +140,39 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     expect((await ledger.wordsCharged('m_b')).detector).toBe(85);
   });
 
+  it('keeps pending, with its bytes, a failure another instance settled while an attempt of the same key is open; holding no more words than it was charged', async () => {
+    await ledger.addMember({ id: 'm_k', name: 'kept-open', tokenHash: hashToken('tk'), tokenPrefix: 'rl_k…', budgets: { detector: 10 } });
+    await ledger.openOperation([operation('k1', { memberId: 'm_k', wordsReserved: 8 })]);
+    await ledger.failOperation('m_k', 'k1', { status: 502, error: { code: 'provider_aborted', message: 'aborted' } });
+    // Other operations took the rest of the budget meanwhile: keeping it open reserves nothing more, so it is not refused.
+    await ledger.openOperation([operation('k2', { memberId: 'm_k', wordsReserved: 10 })]);
+    await ledger.keepPending('m_k', 'k1', '{"text":"kept"}');
+    expect(await ledger.findOperation('m_k', 'k1')).toMatchObject({ state: 'pending', error: null, requestBody: '{"text":"kept"}' });
+    expect((await ledger.budgetUsage('m_k')).detector).toBe(10);
+    expect((await ledger.pendingOperations()).map((each) => each.operationId)).toContain('k1');
+    // Completed by the resume: its words counted once.
+    await ledger.completeOperation({ memberId: 'm_k', operationId: 'k1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 8 });
+    expect((await ledger.budgetUsage('m_k')).detector).toBe(18);
+    // A completed or pending operation is left as it is.
+    await ledger.keepPending('m_k', 'k1', '{"text":"again"}');
+    expect(await ledger.findOperation('m_k', 'k1')).toMatchObject({ state: 'completed', requestBody: null });
+  });
+
+  // A member may pass the budget by what the upstream charged (more than predicted, or a budget
+  // lowered meanwhile): keeping an operation pending then reserves nothing more, and is not
+  // refused (the SQLite trigger refused any return to pending over the budget, PostgreSQL's none
+  // that adds nothing, so the open outcome's charge was lost on SQLite alone).
+  it('keeps pending a failure another instance settled while the member is over the budget', async () => {
+    await ledger.addMember({ id: 'm_o', name: 'over', tokenHash: hashToken('to'), tokenPrefix: 'rl_o…', budgets: { detector: 10 } });
+    await ledger.openOperation([operation('o1', { memberId: 'm_o', wordsReserved: 4 })]);
+    await ledger.failOperation('m_o', 'o1', { status: 502, error: { code: 'provider_aborted', message: 'aborted' } });
+    await ledger.openOperation([operation('o2', { memberId: 'm_o', wordsReserved: 5 })]);
+    await ledger.completeOperation({ memberId: 'm_o', operationId: 'o2', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 12 });
+    await ledger.keepPending('m_o', 'o1', '{"text":"kept"}');
+    expect(await ledger.findOperation('m_o', 'o1')).toMatchObject({ state: 'pending', requestBody: '{"text":"kept"}' });
+    expect((await ledger.budgetUsage('m_o')).detector).toBe(12);
+  });
+
   it('drops request bytes when an operation settles; after retention keeps only metadata, and parts of a pending document', async () => {
     const charged = await ledger.wordsCharged('m_1');
     await ledger.openOperation([operation('r-done', { wordsReserved: 7 })]);
@@ -176,6 +209,33 @@ describe.each(ledgers)('%s ledger', (_name, open) => {
     // A reduced single failure that charged nothing runs again (runsAgainAfterRetention), no longer reduced.
     expect(await ledger.reopenOperation('m_1', 'r-fail', '{}', 1)).toEqual({ status: 'inserted' });
     expect(await ledger.findOperation('m_1', 'r-fail')).toMatchObject({ state: 'pending', expiredAt: null, requestBody: '{}' });
+  });
+
+  it("the console's usage counts what the member's usage counts: each settled part, of a failed or a running document too", async () => {
+    const part = (id: string, parent: string, index: number) => operation(id, { parentOperationId: parent, partIndex: index });
+    await ledger.openOperation([operation('u-doc', { parts: 2 }), part('u-doc#0', 'u-doc', 0), part('u-doc#1', 'u-doc', 1)]);
+    await ledger.completeOperation({ memberId: 'm_1', operationId: 'u-doc#0', product: 'detector' }, { result: { text: 'part' }, source: 'upstream', wordsCharged: 5 });
+    const day = 86_400_000;
+    const rows = await (await ledger.consoleStore()).usage(new Date(Date.now() - day), new Date(Date.now() + day));
+    const counted = rows.filter((row) => row.memberId === 'm_1' && row.product === 'detector').reduce((sum, row) => sum + row.words, 0);
+    expect(counted).toBe((await ledger.wordsCharged('m_1')).detector);
+  });
+
+  // A charged answer the BFF could not read is repeated (reopened), or kept pending by an open
+  // outcome: the words the upstream charged stayed out of usage, the member's and the console's,
+  // while it was pending again.
+  it('counts the words charged before for an operation pending again, in both usages', async () => {
+    await ledger.addMember({ id: 'm_c', name: 'charged-before', tokenHash: hashToken('tc'), tokenPrefix: 'rl_c…', budgets: { detector: 100 } });
+    await ledger.openOperation([operation('c1', { memberId: 'm_c', wordsReserved: 7 })]);
+    await ledger.failOperation('m_c', 'c1', { status: 502, error: { code: 'upstream_invalid_response', message: 'unreadable' } }, 7);
+    expect(await ledger.reopenOperation('m_c', 'c1', '{"text":"again"}', 7)).toEqual({ status: 'inserted' });
+    expect((await ledger.wordsCharged('m_c')).detector).toBe(7);
+    const day = 86_400_000;
+    const rows = await (await ledger.consoleStore()).usage(new Date(Date.now() - day), new Date(Date.now() + day));
+    expect(rows.filter((row) => row.memberId === 'm_c' && row.product === 'detector').reduce((sum, row) => sum + row.words, 0)).toBe(7);
+    // Settled again by the fetch of the stored answer: counted once.
+    await ledger.completeOperation({ memberId: 'm_c', operationId: 'c1', product: 'detector' }, { result: {}, source: 'upstream', wordsCharged: 7 });
+    expect((await ledger.wordsCharged('m_c')).detector).toBe(7);
   });
 
   it('answers each operation of one turn on its own (written together): new, stored before, the same twice, over budget', async () => {

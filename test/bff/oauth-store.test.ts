@@ -1,27 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@redline/bff/members';
 import type { Ledger } from '@redline/bff/storage/ledger';
 import type { OAuthStore } from '@redline/bff/storage/oauth-store';
-import { PostgresLedger } from '@redline/bff/storage/postgres';
-import { SqliteLedger } from '@redline/bff/storage/sqlite';
-import { POSTGRES_URL, dropSchema } from './harness.ts';
+import { bothLedgers } from './harness.ts';
 
 // The OAuth storage on both ledgers: the embedded SQLite file and the machine's PostgreSQL.
-const schema = `oauth_store_test_${process.pid}`;
-const folder = mkdtempSync(path.join(tmpdir(), 'redline-oauth-store-'));
-
-const ledgers: [string, () => Promise<Ledger>][] = [
-  ['SQLite', async () => new SqliteLedger(path.join(folder, 'ledger.sqlite'))],
-  ['PostgreSQL', () => PostgresLedger.open(POSTGRES_URL, schema)],
-];
-
-afterAll(async () => {
-  rmSync(folder, { recursive: true, force: true });
-  await dropSchema(schema);
-});
+const ledgers = bothLedgers('oauth_store_test');
 
 const NOW = 1_800_000_000_000;
 const code = (codeHash: string, expiresAt = NOW + 60_000) => ({

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@redline/bff/config';
 import { createMember } from '@redline/bff/members';
@@ -66,6 +67,24 @@ describe.skipIf(!redisUp)('with BFF_REDIS_URL', () => {
     // Another member has a limit of its own.
     const { token: other } = await createMember(instances[1]!.ledger, 'other-limit');
     expect((await usage(instances[0]!, other)).status).toBe(200);
+  });
+
+  it("two instances share one count of an address's refused console sign-ins", async () => {
+    // The count is per address (127.0.0.1 here), so one left by an earlier run would be counted too.
+    const redis = new Redis(REDIS_URL);
+    const stale = await redis.keys('redline:console-sign-in-refusals-rate*');
+    if (stale.length > 0) await redis.del(...stale);
+    await redis.quit();
+    const refuse = (instance: RunningBff) =>
+      fetch(`${instance.url}/console/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: instance.url },
+        body: JSON.stringify({ token: `rl_${'z'.repeat(43)}` }),
+      }).then((answer) => answer.status);
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push(await refuse(instances[i % 2]!));
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+    expect(await refuse(instances[0]!)).toBe(429);
   });
 
   it('counts concurrent requests atomically across instances', async () => {

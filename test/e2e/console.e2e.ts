@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { OAuthTestClient, approveWithoutBrowser } from '../bff/oauth-client.ts';
+import { upstreamControl } from '../upstream/client.ts';
 import { test, expect } from './fixtures.ts';
 
 // The team console in Debian's Chromium against the real BFF and upstream double: an admin
@@ -66,7 +67,7 @@ test('console: link sign-in, add member, budget, revoke, audit', async ({ stack,
   expect(refused.body.error.code).toBe('member_budget_exceeded');
   await page.getByRole('button', { name: 'Usage' }).click();
   await expect(page.locator('.chart canvas')).toBeVisible();
-  await expect(page.getByRole('row', { name: /console-writer/ })).toContainText('12 (8 left)');
+  await expect(page.getByRole('table', { name: 'Words per member' }).getByRole('row', { name: /console-writer/ })).toContainText('12 (8 left)');
   const csv = await page.request.get(`${stack.bffUrl}/console/api/usage.csv`);
   expect(await csv.text()).toMatch(/,console-writer,detector,12\r\n/);
   await page.getByRole('button', { name: 'Members' }).click();
@@ -169,6 +170,54 @@ test('console: rotate the upstream key while checks run; none fails, none is cha
     await expect(audit.getByRole('rowheader', { name: action, exact: true }).first()).toBeVisible();
   }
   expect(await page.content()).not.toContain(newKey);
+});
+
+test('console: a check charged upstream whose answer the retired key cannot fetch is listed under Usage, then counted once when the key works again', async ({ stack, page }) => {
+  const control = upstreamControl(stack.doubleUrl);
+  const writer = stack.addMember('held-writer');
+  const operationId = randomUUID();
+  const detect = () =>
+    fetch(`${stack.bffUrl}/v1/detect`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ operationId, text: TEXT_12_WORDS }),
+    }).then(async (response) => ({ status: response.status, body: await response.json() }));
+  const before = await control.account('demo');
+  // The first attempt runs and is charged upstream, its answer lost on the way back; the BFF's
+  // repeats find the connection closed before they are read.
+  await control.addFaults([
+    { fault: { kind: 'drop-after' }, product: 'detector' },
+    { fault: { kind: 'drop-before' }, product: 'detector', times: 20 },
+  ]);
+  const lost = await detect();
+  await control.clearFaults();
+  expect(lost.status).not.toBe(200);
+  // The dashboard retired the BFF's key meanwhile: the upstream refuses it before its idempotency record.
+  await control.changeKeys('demo', { add: ['demo-key-replacement'], remove: ['demo-key-primary'] });
+  try {
+    const refused = await detect();
+    expect([refused.status, refused.body.error.code]).toEqual([502, 'upstream_key_rejected']);
+
+    await page.goto(ownerSignInLink(stack));
+    await page.getByRole('button', { name: 'Usage' }).click();
+    const held = page.getByRole('table', { name: 'Held checks' });
+    await expect(held.locator(`tr[data-held="${operationId}"]`)).toContainText('held-writer');
+    await expect(held.locator(`tr[data-held="${operationId}"]`)).toContainText('detector');
+    await expect(held.locator(`tr[data-held="${operationId}"]`)).toContainText('upstream_key_rejected');
+    await expect(page.getByText('may have been charged upstream')).toBeVisible();
+  } finally {
+    await control.changeKeys('demo', { add: ['demo-key-primary'], remove: ['demo-key-replacement'] });
+  }
+
+  // The key works again: the member's repeat fetches the answer, charged once, and the list is gone.
+  const fetched = await detect();
+  expect(fetched.status).toBe(200);
+  const after = await control.account('demo');
+  expect(after.charged.detector - before.charged.detector).toBe(fetched.body.wordsCharged);
+  await page.getByRole('button', { name: 'Show' }).click();
+  const perMember = page.getByRole('table', { name: 'Words per member' });
+  await expect(perMember.getByRole('row', { name: /held-writer/ })).toContainText(String(fetched.body.wordsCharged));
+  await expect(page.getByRole('table', { name: 'Held checks' })).toHaveCount(0);
 });
 
 /** A console session opened with a member token outside the browser, as another administrator's would be. */

@@ -50,10 +50,10 @@ const cases: fc.Arbitrary<Case> = fc
     return (start < end || replacement !== '') && result.trim() === result && result !== '' && !/\s\s/.test(result);
   });
 
-async function editInPage(page: Page, edit: Case, preserve: boolean): Promise<{ text: string; style: string | null; host: string | null }> {
+async function editInPage(page: Page, edit: Case, preserve: boolean, inShadow = false): Promise<{ text: string; style: string | null; host: string | null }> {
   return page.evaluate(
-    ({ edit, preserve }) => {
-      const host = document.getElementById('editor')!;
+    ({ edit, preserve, inShadow }) => {
+      const host = inShadow ? document.getElementById('shadow-host')!.shadowRoot!.querySelector<HTMLElement>('div')! : document.getElementById('editor')!;
       const paragraph = document.createElement('p');
       if (edit.style !== null) paragraph.setAttribute('style', edit.style);
       for (const run of edit.runs) {
@@ -84,13 +84,13 @@ async function editInPage(page: Page, edit: Case, preserve: boolean): Promise<{ 
       const selection = getSelection()!;
       selection.removeAllRanges();
       selection.addRange(range);
-      const api = window as unknown as { editNatively(doc: Document, text: string): boolean };
-      if (preserve) api.editNatively(document, edit.replacement);
+      const api = window as unknown as { editNatively(doc: Document, text: string, editor?: Node): boolean };
+      if (preserve) api.editNatively(document, edit.replacement, host);
       else if (edit.replacement) document.execCommand('insertText', false, edit.replacement);
       else document.execCommand('delete');
       return { text: paragraph.textContent ?? '', style: paragraph.getAttribute('style'), host: host.getAttribute('style') };
     },
-    { edit, preserve },
+    { edit, preserve, inShadow },
   );
 }
 
@@ -102,7 +102,12 @@ test.beforeAll(async () => {
   page = await browser.newPage();
   const source = readFileSync('extension/lib/page/native-edit.ts', 'utf8');
   const { code } = transformSync(source, { loader: 'ts', format: 'iife', globalName: 'nativeEdit' });
-  await page.setContent('<div id="editor" contenteditable="true"></div>');
+  await page.setContent('<div id="editor" contenteditable="true"></div><div id="shadow-host"></div>');
+  // An editor in a shadow root (a web component's), where the document's style sheets do not reach.
+  await page.evaluate(() => {
+    const shadow = document.getElementById('shadow-host')!.attachShadow({ mode: 'open' });
+    shadow.innerHTML = '<style>div { padding: 4px; }</style><div contenteditable="true"></div>';
+  });
   await page.addScriptTag({ content: `${code}\nwindow.editNatively = nativeEdit.editNatively;` });
 });
 
@@ -129,4 +134,25 @@ test('the browser edit of an accept writes spaces as given, whatever formatting 
   );
   console.log(`native edit: ${runs} generated edits; without white space preserved, ${withoutPreserving} left a no-break space`);
   expect(withoutPreserving).toBeGreaterThan(runs / 20);
+});
+
+test('in an editor inside a shadow root too (a web component), the browser edit writes spaces as given', async () => {
+  let withoutPreserving = 0;
+  let runs = 0;
+  await fc.assert(
+    fc.asyncProperty(cases, async (edit) => {
+      runs++;
+      const text = edit.runs.map((run) => run.text).join('');
+      const edited = await editInPage(page, edit, true, true);
+      expect(edited.text).toBe(text.slice(0, edit.start) + edit.replacement + text.slice(edit.end));
+      expect(edited.style).toBe(edit.style);
+      expect(edited.host).toBeNull();
+      if ((await editInPage(page, edit, false, true)).text.includes('\u00a0')) withoutPreserving++;
+    }),
+    { numRuns: 100, seed: 20261128 },
+  );
+  console.log(`native edit in a shadow root: ${runs} generated edits; without white space preserved, ${withoutPreserving} left a no-break space`);
+  expect(withoutPreserving).toBeGreaterThan(runs / 20);
+  // The sheet that preserved white space is gone again.
+  expect(await page.evaluate(() => document.getElementById('shadow-host')!.shadowRoot!.adoptedStyleSheets.length)).toBe(0);
 });

@@ -7,7 +7,8 @@ import { AI_SENTENCES, FORMATTED_TEXT, PAGE_TEXT } from './pages/text.ts';
 // Editors from npm beyond the README's table, probed from outside: SCEditor (its body in an iframe
 // it writes, XHTML and BBCode), wysihtml (an iframe, its own undo history, the textarea synced on
 // a timer), Simditor (its own undo history), react-contenteditable (React state, re-rendered), Quill 2's
-// table module (text in a table cell) and ContentTools (a model of its own, copied from the DOM on keys and blur). The panel may say
+// table module (text in a table cell), ContentTools (a model of its own, copied from the DOM on keys and blur) and HugeRTE
+// (TinyMCE 6's fork, its API on its own global). The panel may say
 // "Accepted" only when the editor's own value (what the page saves) holds the suggestion, and
 // nothing else changed; otherwise it must say it did not go in, and the value is as it was.
 
@@ -39,6 +40,8 @@ const EDITORS: NewEditor[] = [
   // Quill 2's own table module: the AI-like text in a table cell.
   { name: 'Quill 2 (table)', page: 'quill-table', root: '.ql-editor', formatted: true },
   { name: 'ContentTools', page: 'contenttools', root: '[data-editable] > p >> nth=0', click: true, formatted: true, bold: 'strong, b' },
+  // HugeRTE, TinyMCE 6's MIT fork: its body in an about:srcdoc iframe, its API on `hugerte`.
+  { name: 'HugeRTE', page: 'hugerte', root: 'body', inFrame: true, formatted: true },
 ];
 
 const ORIGINAL = AI_SENTENCES[0]!;

@@ -118,3 +118,40 @@ describe('incremental remap (property)', () => {
     );
   });
 });
+
+describe('incremental remap of text with odd characters (property)', () => {
+  // Spans on code point boundaries (as a result's sentences are) of text holding every line
+  // break ICU knows, tabs, NBSP, zero-width characters, emoji with modifiers, combining marks and
+  // right-to-left words; one edit of whole code points, as typing or pasting makes.
+  const ODD = ['The tools.', 'it', 'Dr.', ' ', '\t', '\r', '\r\n', '\n', '\u0085', '\u2028', '\u2029', '\u00a0', '\u200b', '\u200d', '\ufeff', '😀', '👍🏽', 'e\u0301', 'שלום.', 'مرحبا', '\u200f', '語', '. '];
+  const oddText = (maxLength: number) => fc.array(fc.constantFrom(...ODD), { maxLength }).map((pieces) => pieces.join(''));
+  const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+  const oddDocument = oddText(30).chain((before) => {
+    const bounds = [0];
+    for (const character of before) bounds.push(bounds.at(-1)! + character.length);
+    return fc.tuple(fc.constant(before), fc.uniqueArray(fc.constantFrom(...bounds), { maxLength: 10 }), fc.constantFrom(...bounds), fc.integer({ min: 0, max: 4 }), oddText(3));
+  });
+
+  it('keeps every span it keeps reading the same, in order, on whole code points, as a from-scratch remap does', () => {
+    fc.assert(
+      fc.property(oddDocument, ([before, cuts, at, removedCodePoints, inserted]) => {
+        const sorted = [...cuts].sort((a, b) => a - b);
+        const spans: (Span & { index: number })[] = [];
+        for (let i = 0; i + 1 < sorted.length; i += 2) if (sorted[i]! < sorted[i + 1]!) spans.push({ start: sorted[i]!, end: sorted[i + 1]!, index: i / 2 });
+        let end = at;
+        for (let k = 0; k < removedCodePoints && end < before.length; k++) end += before.codePointAt(end)! > 0xffff ? 2 : 1;
+        const after = before.slice(0, at) + inserted + before.slice(end);
+        const kept = remapSpans(before, after, spans);
+        expect(kept).toEqual(remapFromScratch(before, after, spans));
+        let previousEnd = 0;
+        for (const span of kept) {
+          expect(after.slice(span.start, span.end)).toBe(before.slice(spans[span.index]!.start, spans[span.index]!.end));
+          expect(span.start).toBeGreaterThanOrEqual(previousEnd);
+          expect(isLowSurrogate(after.charCodeAt(span.start)) || isLowSurrogate(after.charCodeAt(span.end))).toBe(false);
+          previousEnd = span.end;
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

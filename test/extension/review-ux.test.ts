@@ -4,6 +4,7 @@ import { compareDetections } from '../../extension/lib/compare.ts';
 import { changedShare, HEAVY_CHANGE } from '../../extension/lib/diff-view.ts';
 import { MAX_DOCUMENTS, PER_DOCUMENT, documentOf, withEntry, type HistoryEntry } from '../../extension/lib/history-list.ts';
 import { describeModel } from '../../extension/lib/models.ts';
+import { reportHtml } from '../../extension/lib/report-html.ts';
 import { domainOf, isQuoted, shareWithoutCited, sourcePages, titleOf } from '../../extension/lib/sources.ts';
 
 const detection = (chunks: { text: string; score: number }[], share: number) =>
@@ -93,6 +94,33 @@ describe('sources', () => {
     expect(shareWithoutCited(pages, 60, new Set())).toBe(60);
     expect(shareWithoutCited(pages, 60, new Set([0]))).toBeCloseTo((60 * 20) / 35);
     expect(shareWithoutCited(pages, 60, new Set([0, 2]))).toBe(0);
+  });
+
+  // A source's address is the upstream's word: only a web address becomes a link, in the side
+  // panel and in the HTML report (a file the editor opens, where a javascript: link would run).
+  it('links a source only when its address is http or https', () => {
+    const links = ['javascript:alert(document.domain)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'https://one.example/a', 'http://two.example/b'];
+    const response = {
+      result: { result: { plagiarism_score: 50, results: links.map((link, index) => ({ sentence: `Sentence ${index}.`, is_plagiarised: true, web_sentence: 'x', similarity: 0.9, link })) } },
+    } as unknown as BffPlagiarismResponse;
+    const pages = sourcePages(links.map((_, index) => `Sentence ${index}.`).join(' '), response);
+    expect(pages.map((page) => page.href)).toEqual([undefined, undefined, undefined, undefined, 'https://one.example/a', 'http://two.example/b']);
+
+    const html = reportHtml({
+      url: 'https://page.example/',
+      exportedAt: '2026-11-28T00:00:00.000Z',
+      offsets: 'unicode-code-points',
+      sources: {
+        text: '',
+        plagiarismScore: 50,
+        explanation: '',
+        matches: links.map((link) => ({ sentence: 's', start: null, end: null, sourceSentence: 'x', similarity: 0.9, link, quoted: false, cited: false })),
+      },
+    });
+    expect(html.match(/href="[^"]*"/g)).toEqual(['href="https://one.example/a"', 'href="http://two.example/b"']);
+    expect(html).toContain('javascript:alert(document.domain)');
+    // Nothing in the report may run, whatever it holds.
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`);
   });
 });
 

@@ -181,6 +181,49 @@ describe('rewrite alignment (property)', () => {
   });
 });
 
+/**
+ * Paragraphs broken by any line or paragraph separator the sentence splitter ends a sentence at
+ * (LF, CR LF, CR, NEL, U+2028, U+2029), words with emoji, combining marks, right-to-left script and
+ * zero-width characters, spaces of several kinds. The rewrite keeps the paragraph count (each
+ * paragraph rewritten, a sentence added or dropped), perhaps with other breaks between them.
+ */
+const LINE_BREAKS = ['\n', '\r\n', '\r', '\u0085', '\u2028', '\u2029'];
+const ODD_WORDS = [...VOCABULARY.slice(0, 40), '😀', '👍🏽', 'cafe\u0301', 'שלום', 'مرحبا', '\u200bzero', 'join\u200dt', '語'];
+const oddSentence = fc
+  .tuple(fc.array(fc.constantFrom(...ODD_WORDS), { minLength: 3, maxLength: 8 }), fc.constantFrom(' ', ' ', '\t', '\u00a0'), fc.constantFrom('.', '!', '?'))
+  .map(([words, space, mark]) => `Sa${words.join(space)}${mark}`);
+const paragraphCase = fc
+  .array(fc.tuple(fc.array(oddSentence, { minLength: 1, maxLength: 3 }), fc.array(oddSentence, { minLength: 1, maxLength: 3 }), fc.constantFrom(...LINE_BREAKS), fc.constantFrom(...LINE_BREAKS)), { minLength: 2, maxLength: 4 })
+  .map((paragraphs) => ({
+    original: paragraphs.map(([sentences, , lineBreak], k) => (k ? lineBreak : '') + sentences.join(' ')).join(''),
+    // Each paragraph's first sentence kept (so the two line up), the rest rewritten.
+    rewrite: paragraphs.map(([sentences, rewritten, , lineBreak], k) => (k ? lineBreak : '') + [sentences[0]!, ...rewritten].join(' ')).join(''),
+  }));
+const SEPARATOR = /[\n\r\u0085\u2028\u2029]/;
+
+describe('rewrite alignment across line and paragraph separators (property)', () => {
+  it('never makes a suggestion that spans a line break when both texts have the same paragraphs', () => {
+    fc.assert(
+      fc.property(paragraphCase, ({ original, rewrite }) => {
+        expectDisjointWholeSentences(original, rewrite);
+        for (const suggestion of buildSuggestions(original, rewrite)) {
+          expect(suggestion.original).not.toMatch(SEPARATOR);
+          expect(suggestion.suggestion).not.toMatch(SEPARATOR);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps "Alpha beta gamma." out of the suggestion after it, whatever breaks the paragraph', () => {
+    for (const lineBreak of LINE_BREAKS) {
+      const original = `Alpha beta gamma.${lineBreak}Delta epsilon zeta.`;
+      const rewrite = `Alpha beta gamma.${lineBreak}Totally new words here. Delta epsilon zeta.`;
+      expect(buildSuggestions(original, rewrite).map(({ original, suggestion }) => [original, suggestion]), JSON.stringify(lineBreak)).toEqual([['Delta epsilon zeta.', 'Totally new words here. Delta epsilon zeta.']]);
+    }
+  });
+});
+
 /** Sentences like the ones writers and models produce: AI-like ones the humanizer rewrites, human ones it leaves. */
 const CORPUS = [
   "In today's fast-paced digital landscape, it is important to note that artificial intelligence plays a crucial role in fostering innovation.",

@@ -167,6 +167,10 @@ const AUDITED_BAD_REWRITES: Array<{ model: HumanizerModel; original: string; bad
   { model: 'huma_v2', original: 'I look forward again to working with this Congress in establishing a new set of standards that respect the legitimate needs of society, but that also recognize personal privacy as a cardinal principle of American liberty.', bad: 'society.' },
   { model: 'cognia_v2', original: 'This American contribution to nations who have the will to defend their freedom, but insufficient means, should be vigorously continued.', bad: 'freedom.' },
   { model: 'cognia_v2', original: 'This means both new functions and types in libdbus, and new methods exported to applications by the bus daemon.', bad: 'libdbus.' },
+  // From a probe of 2000–2019 State of the Union sentences (2026-11-29): the second "very" of a repeated one went.
+  { model: 'cognia', original: 'Crumbling infrastructure will be replaced with new roads, bridges, tunnels, airports, and railways gleaming across our very, very beautiful land.', bad: 'very, beautiful' },
+  { model: 'lexi', original: 'And they will do it quickly, and they will be very, very happy, indeed.', bad: 'very, happy' },
+  { model: 'huma_v2', original: 'And they will do it quickly, and they will be very, very happy, indeed.', bad: 'very, happy' },
 ];
 
 /** Rewrites the audit found good: the fixes must keep them. */

@@ -89,3 +89,21 @@ function requestProblem(parameters: Parameters, resourceProblem: AuthorizationRe
   if (!/^[A-Za-z0-9_-]{43}$/.test(String(challenge))) return new InvalidRequestError('code_challenge must be the base64url SHA-256 of the code_verifier without padding: 43 characters of A-Z, a-z, 0-9, - and _');
   return typeof resource === 'string' ? resourceProblem(resource) : undefined;
 }
+
+/** RFC 7636 section 4.1: code_verifier = 43*128 unreserved characters. */
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/**
+ * The token request's side of PKCE, which the SDK's /token handler does not check: a verifier
+ * of the wrong form (a short one can be guessed from the challenge, which travels in the
+ * authorization URL) is refused before the code is looked up, even when its S256 matches.
+ */
+export function codeVerifierCheck(path: string): express.Router {
+  const router = express.Router();
+  router.post(path, express.urlencoded({ extended: false }), (req: Request, res: Response, next: NextFunction) => {
+    const { grant_type: grantType, code_verifier: verifier } = (req.body ?? {}) as Parameters;
+    if (grantType !== 'authorization_code' || verifier === undefined || (typeof verifier === 'string' && CODE_VERIFIER.test(verifier))) return next();
+    res.status(400).set('Cache-Control', 'no-store').json({ error: 'invalid_request', error_description: 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, -, ., _ and ~ (RFC 7636 section 4.1)' });
+  });
+  return router;
+}

@@ -32,6 +32,54 @@ const MAX_CLIENT_NAME = 200;
 const MAX_REDIRECT_URIS = 10;
 
 /**
+ * Characters that change how the rest of a line reads or that cannot be seen: direction
+ * overrides and isolates (U+202E reverses the redirect host after it), zero-width and other
+ * format characters, controls, line and paragraph breaks, lone surrogates, private use.
+ */
+const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}]/u;
+
+/** Letters that read as another in a name: Cyrillic and Greek look-alikes, and i, l, 1 and | as one stroke. */
+const LOOK_ALIKES: Record<string, string> = {
+  а: 'a', е: 'e', ё: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'l', ї: 'l', ӏ: 'l', ԁ: 'd', ɗ: 'd',
+  α: 'a', ε: 'e', ο: 'o', ρ: 'p', ι: 'l', ν: 'v', ı: 'l', ℓ: 'l', i: 'l', '1': 'l', '|': 'l', '!': 'l', '0': 'o', '3': 'e',
+};
+
+/** A name as it reads: compatibility forms folded (fullwidth letters), accents, case, look-alikes and everything but letters dropped. */
+const nameAsRead = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/./gsu, (character) => LOOK_ALIKES[character] ?? character)
+    .replace(/[^a-z]/g, '');
+
+const REDLINE_AS_READ = nameAsRead('Redline');
+
+/**
+ * A browser's redirect URL for an extension (identity.getRedirectURL()): only that extension,
+ * installed in the member's own browser, receives what is sent there.
+ */
+const isExtensionRedirect = (uri: string) => {
+  const url = new URL(uri);
+  return url.protocol === 'https:' && url.port === '' && /^[a-z0-9]+\.(chromiumapp\.org|extensions\.allizom\.org)$/.test(url.hostname);
+};
+
+/** Why a client name cannot be shown to a member as the application asking for access, or undefined. */
+export function clientNameProblem(name: string, redirectUris: string[]): string | undefined {
+  if (name.length > MAX_CLIENT_NAME) return `client_name may be at most ${MAX_CLIENT_NAME} characters`;
+  const hidden = HIDDEN_CHARACTER.exec(name);
+  if (hidden) {
+    const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return `client_name may not contain control, direction or invisible characters (line breaks, zero-width characters, direction overrides): U+${code} at position ${hidden.index}`;
+  }
+  // The consent page asks "Allow <name> to use Redline as you?": a name that reads as Redline poses as the server itself.
+  if (nameAsRead(name).includes(REDLINE_AS_READ) && !redirectUris.every(isExtensionRedirect)) {
+    return 'client_name may not name Redline, the server the member signs in to, except for its browser extension: give your application its own name';
+  }
+  return undefined;
+}
+
+/**
  * Dynamic client registration (RFC 7591) into the ledger. Clients are public: they prove
  * possession with PKCE, so no client secret is issued or stored.
  */
@@ -51,11 +99,12 @@ export function clientsStore(store: () => Promise<OAuthStore>, logger: Logger): 
       // Every grant is an authorization code sent to one of them, the extension's link sign-in included.
       if (client.redirect_uris.length === 0) throw new CustomOAuthError('invalid_redirect_uri', 'redirect_uris must list at least one redirect URI');
       if (client.redirect_uris.length > MAX_REDIRECT_URIS) throw new CustomOAuthError('invalid_redirect_uri', `redirect_uris may list at most ${MAX_REDIRECT_URIS} redirect URIs`);
-      if ((client.client_name?.length ?? 0) > MAX_CLIENT_NAME) throw new InvalidClientMetadataError(`client_name may be at most ${MAX_CLIENT_NAME} characters`);
       for (const uri of client.redirect_uris) {
         const problem = redirectUriProblem(uri);
         if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
       }
+      const nameProblem = client.client_name === undefined ? undefined : clientNameProblem(client.client_name, client.redirect_uris);
+      if (nameProblem) throw new InvalidClientMetadataError(nameProblem);
       const grantTypes = client.grant_types ?? ['authorization_code', 'refresh_token'];
       if (grantTypes.some((grant) => grant !== 'authorization_code' && grant !== 'refresh_token')) {
         throw new InvalidClientMetadataError('grant_types may contain only authorization_code and refresh_token');

@@ -6,6 +6,9 @@ export const CONSENT_PATH = '/oauth/consent';
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!);
 
+/** For the title, where nothing can isolate it: a name's controls, line breaks and direction characters as spaces. */
+const plainLine = (value: string) => value.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ').trim();
+
 export interface ConsentView {
   client: Pick<OAuthClientInformationFull, 'client_name' | 'client_uri'>;
   redirectUri: string;
@@ -17,7 +20,8 @@ export interface ConsentView {
 /**
  * The page where a member approves an MCP client: the client's name and where it will be
  * sent back to, a member token or a one-time sign-in link to sign in with, Approve and Deny. It cannot be framed, and
- * the form may post only here and redirect only to the client.
+ * the form may post only here and redirect only to the client. The name is the client's own word (registration is
+ * open): isolated (`bdi`), so that direction characters in it cannot reorder the host or the question around it.
  */
 export function renderConsentPage(res: Response, view: ConsentView, status = 200): void {
   const redirect = new URL(view.redirectUri);
@@ -37,7 +41,7 @@ export function renderConsentPage(res: Response, view: ConsentView, status = 200
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Allow ${escapeHtml(name)} to use Redline?</title>
+<title>Allow ${escapeHtml(plainLine(name))} to use Redline?</title>
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; color: #1d1d1f; }
   h1 { font-size: 1.35rem; }
@@ -52,7 +56,7 @@ export function renderConsentPage(res: Response, view: ConsentView, status = 200
 </style>
 </head>
 <body>
-<h1>Allow <strong id="client-name">${escapeHtml(name)}</strong> to use Redline as you?</h1>
+<h1>Allow <strong id="client-name"><bdi>${escapeHtml(name)}</bdi></strong> to use Redline as you?</h1>
 <p>It will be able to run AI-writing checks, rewrites and source checks with your team's account, charged to your word budget. It will be sent back to <span class="host" id="redirect-host">${escapeHtml(redirect.host)}</span>.</p>
 <p>Only approve if you started this sign-in yourself. You can revoke it at any time from the application, and your administrator can revoke your access.</p>
 <form method="post" action="${CONSENT_PATH}">

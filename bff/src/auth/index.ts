@@ -9,7 +9,7 @@ import { authenticate } from '../members.ts';
 import { hashSecret } from '../console/sessions.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
-import { authorizationRequestCheck, authorizationResponse, type AuthorizationOutcome } from './authorize-request.ts';
+import { authorizationRequestCheck, authorizationResponse, codeVerifierCheck, type AuthorizationOutcome } from './authorize-request.ts';
 import { requireCaller } from './bearer.ts';
 import { extensionLinkRouter } from './extension-link.ts';
 import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
@@ -87,6 +87,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
           resourceProblem: (requested) => provider.resourceProblem(requested),
         }),
       );
+      router.use(codeVerifierCheck(new URL(metadata.token_endpoint).pathname));
       router.use(['/token', '/revoke'], plainErrorDescriptions('send the parameters as an application/x-www-form-urlencoded body'));
       router.use('/register', plainErrorDescriptions('send the client metadata as a JSON object'));
       router.use(

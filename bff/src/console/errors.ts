@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { cannotWriteCause } from '../errors.ts';
 import { LedgerUnavailableError } from '../storage/faults.ts';
 
 /** The console's own error codes: its API is not part of the /v1 contract. */
@@ -14,6 +15,7 @@ export type ConsoleErrorCode =
   | 'secret_key_missing'
   | 'offline_mode'
   | 'conflict'
+  | 'too_many_requests'
   | 'ledger_unavailable'
   | 'internal_error';
 
@@ -22,6 +24,7 @@ export class ConsoleError extends Error {
     readonly status: number,
     readonly code: ConsoleErrorCode,
     message: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -30,9 +33,16 @@ export class ConsoleError extends Error {
 /** Answers the console's errors as `{ error: { code, message } }`; never echoes what was sent. */
 export function consoleErrorHandler(onUnexpected: (error: unknown) => void) {
   return (error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof ConsoleError) return void res.status(error.status).json({ error: { code: error.code, message: error.message } });
+    if (error instanceof ConsoleError) {
+      if (error.retryAfterSeconds !== undefined) res.set('Retry-After', String(error.retryAfterSeconds));
+      return void res.status(error.status).json({ error: { code: error.code, message: error.message } });
+    }
     if (error instanceof LedgerUnavailableError) {
-      return void res.status(503).set('Retry-After', '5').json({ error: { code: 'ledger_unavailable', message: 'The database is unavailable. Try again shortly.' } });
+      const cause = cannotWriteCause(error.fault);
+      const message = cause
+        ? `The BFF cannot write to its database (${cause}). The BFF's log says what to fix; the console works again by itself once it is fixed.`
+        : 'The database is unavailable. Try again shortly.';
+      return void res.status(503).set('Retry-After', '5').json({ error: { code: 'ledger_unavailable', message } });
     }
     if ((error as { type?: string })?.type === 'entity.parse.failed') {
       return void res.status(400).json({ error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { ipKeyGenerator, rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import { z } from 'zod';
 import { PRODUCTS } from '@redline/shared';
 import type { BffConfig } from '../config.ts';
@@ -30,6 +31,7 @@ import { upstreamKeyRoutes } from './upstream-keys.ts';
 import { usageCsv, usageReport } from './usage.ts';
 import type { UpstreamKeyring } from '../upstream/keyring.ts';
 import type { SecretBox } from '../upstream/secret-box.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
 import { refuseNonUtf8 } from '../http/json-body.ts';
 
 export interface ConsoleDeps {
@@ -43,6 +45,8 @@ export interface ConsoleDeps {
   keyring?: UpstreamKeyring | undefined;
   /** Encrypts the upstream keys the console stores; absent without BFF_SECRET_KEY. */
   secretBox?: SecretBox | undefined;
+  /** Counts refused sign-ins per client address (shared by the instances when Redis is set): see SIGN_IN_REFUSALS. */
+  signInRefusals: RateLimiter;
 }
 
 // bff/dist/console, from the sources (bff/src/console) or from the bundle (bff/dist/server).
@@ -79,6 +83,11 @@ function refuseNonJsonBody(req: Request, _res: Response, next: NextFunction): vo
   next();
 }
 
+/** Refused console sign-ins per client address and window (successful ones are not counted, nor ever refused). */
+export const SIGN_IN_REFUSALS = { windowMinutes: 15, perAddress: 10 };
+/** A member's own extension sign-in links (an administrator's for members are not limited). */
+const OWN_EXTENSION_LINKS_PER_HOUR = 10;
+
 const publicMember = (member: MemberRecord) => ({ id: member.id, name: member.name, role: member.role });
 
 type Locals = { console?: ConsoleSession };
@@ -89,7 +98,7 @@ const sessionOf = (res: Response) => (res.locals as Locals).console!;
  * session cookie (never a bearer token), refuses cross-site writes, and works through the
  * ledger's interfaces and members.ts; it calls the upstream only to test a key (upstream-keys.ts).
  */
-export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAULT_STATIC_DIR, keyring, secretBox }: ConsoleDeps): express.Router {
+export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAULT_STATIC_DIR, keyring, secretBox, signInRefusals }: ConsoleDeps): express.Router {
   const router = express.Router();
   const store = () => ledger.consoleStore();
   const publicUrl = config.publicUrl;
@@ -129,16 +138,28 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
 
   const api = express.Router();
   api.use(refuseNonJsonBody, express.json({ limit: '16kb', verify: refuseNonUtf8 }));
+  // Signing in needs no session and every refusal is an audit entry: without a limit a stranger
+  // could write entries without end and push the administrators' own out of the Audit log page.
+  // Only refusals are limited: a whole token or an unused link still signs in from a limited
+  // address, so a stranger behind the same NAT or proxy cannot lock the team out.
+  const refuseSignIn = async (req: Request, method: 'token' | 'link', message: string): Promise<ConsoleError> => {
+    // An IPv6 client counts by its /56 (express-rate-limit's rule, as before): one host holds a
+    // /64 and could take a new address for every try.
+    const waitSeconds = await signInRefusals.take(ipKeyGenerator(req.ip ?? ''));
+    if (waitSeconds > 0) {
+      const minutes = Math.ceil(waitSeconds / 60);
+      return new ConsoleError(429, 'too_many_requests', `Too many refused sign-ins from this address. Try again in ${minutes === 1 ? 'a minute' : `${minutes} minutes`}; a whole member token or an unused sign-in link signs in meanwhile.`, waitSeconds);
+    }
+    await audit(req, null, 'sign_in_refused', null, { method });
+    return new ConsoleError(401, 'invalid_sign_in', message);
+  };
 
   // Signing in: no session yet, so only the origin is checked (no logging in a victim as someone else).
   api.post('/sign-in', async (req, res) => {
     checkOrigin(req, publicUrl);
     const { token } = parse(TokenBody, req.body);
     const member = await authenticate(ledger, token.trim());
-    if (!member) {
-      await audit(req, null, 'sign_in_refused', null, { method: 'token' });
-      throw new ConsoleError(401, 'invalid_sign_in', 'This token is unknown or revoked. Paste the whole token (it starts with rl_).');
-    }
+    if (!member) throw await refuseSignIn(req, 'token', 'This token is unknown or revoked. Paste the whole token (it starts with rl_).');
     const { csrfToken } = await startSession(await store(), member, req, res, clock, publicUrl);
     await audit(req, member, 'sign_in', member.id, { method: 'token' });
     res.json({ member: publicMember(member), csrfToken });
@@ -148,10 +169,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     checkOrigin(req, publicUrl);
     const { code } = parse(LinkBody, req.body);
     const consoleStore = await store();
-    const refused = async () => {
-      await audit(req, null, 'sign_in_refused', null, { method: 'link' });
-      return new ConsoleError(401, 'invalid_sign_in', 'This sign-in link was already used, has expired or is unknown. Ask an administrator for a new one.');
-    };
+    const refused = () => refuseSignIn(req, 'link', 'This sign-in link was already used, has expired or is unknown. Ask an administrator for a new one.');
     const codeHash = hashSecret(code);
     const memberId = await consoleStore.linkMember(codeHash, clock.now(), 'console');
     const member = memberId && (await consoleStore.member(memberId));
@@ -191,8 +209,15 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     res.json({ products: await productUsage(member) });
   });
 
-  // A one-time sign-in link for the member's own browser extension (every role).
-  api.post('/me/extension-link', async (req, res) => {
+  // A one-time sign-in link for the member's own browser extension (every role). Each is an
+  // audit entry: limited per member, or any member could push the administrators' entries out.
+  const ownLinks = limited({
+    windowMs: 3600_000,
+    limit: OWN_EXTENSION_LINKS_PER_HOUR,
+    keyGenerator: (_req, res) => sessionOf(res).member.id,
+    message: `You made ${OWN_EXTENSION_LINKS_PER_HOUR} extension sign-in links within the hour. Use one of them (each works once, for 24 hours), or wait an hour.`,
+  });
+  api.post('/me/extension-link', ownLinks, async (req, res) => {
     const { member } = sessionOf(res);
     const link = await createExtensionLink(await store(), member.id, member.id, consoleOrigin(req, publicUrl), clock.now());
     await audit(req, member, 'extension_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
@@ -383,4 +408,14 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     });
   }
   return router;
+}
+
+/** A console rate limit whose refusal is the console's own 429 error (with Retry-After), saying what to do. */
+function limited({ message, ...options }: Partial<RateLimitOptions> & { message: string }) {
+  return rateLimit({
+    ...options,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, _res, next) => next(new ConsoleError(429, 'too_many_requests', message)),
+  });
 }

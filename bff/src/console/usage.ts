@@ -1,6 +1,7 @@
 import { PRODUCTS, type Product } from '@redline/shared';
 import type { ConsoleStore, UpstreamQuota } from '../storage/console-store.ts';
 import type { Ledger } from '../storage/ledger.ts';
+import { heldOperation } from '../operations/held.ts';
 import { ConsoleError } from './errors.ts';
 
 const DAY_MS = 86_400_000;
@@ -24,6 +25,8 @@ export interface UsageReport {
    * when: the active key's account's only (another account's figures would mislead).
    */
   upstreamQuotas: Omit<UpstreamQuota, 'account'>[];
+  /** Operations held pending (ledger.ts, HeldOperation), every member's: each needs the upstream key or address fixed. */
+  heldOperations: (ReturnType<typeof heldOperation> & { memberId: string; memberName: string })[];
 }
 
 const zero = () => Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
@@ -41,10 +44,11 @@ function period(query: Record<string, unknown>, now: number): { from: string; to
 /** Words charged per day, product and member in a period (both ends included, UTC days). */
 export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Record<string, unknown>, now: number, activeAccount?: string): Promise<UsageReport> {
   const { from, to } = period(query, now);
-  const [usage, members, quotas] = await Promise.all([
+  const [usage, members, quotas, held] = await Promise.all([
     store.usage(new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS)),
     ledger.listMembers(),
     store.quotas(),
+    ledger.heldOperations(),
   ]);
   const names = new Map(members.map((member) => [member.id, member.name]));
   const days = new Map<string, Record<Product, number>>();
@@ -74,6 +78,7 @@ export async function usageReport(ledger: Ledger, store: ConsoleStore, query: Re
     members: memberRows,
     rows: usage.map((row) => ({ ...row, memberName: names.get(row.memberId) ?? row.memberId })),
     upstreamQuotas: quotas.filter((quota) => quota.account === activeAccount).map(({ account: _account, ...quota }) => quota),
+    heldOperations: held.map((record) => ({ ...heldOperation(record), memberId: record.memberId, memberName: names.get(record.memberId) ?? record.memberId })),
   };
 }
 

@@ -70,7 +70,7 @@ export const NOT_UTF8 = 'entity.not.utf8';
 /** What a thrown error means to the client: HttpErrors as they are, body-parser and ledger failures explained. */
 function toHttpError(error: unknown, compressed: boolean): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof LedgerUnavailableError) return ledgerUnavailable();
+  if (error instanceof LedgerUnavailableError) return ledgerUnavailable(error.fault);
   const type = (error as { type?: string })?.type;
   if (type === 'entity.parse.failed') {
     return malformedJson();

@@ -19,7 +19,7 @@ import { logWhenDone } from './access-log.ts';
 import { answerError } from './answer.ts';
 import { allowOrigin } from './cors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import type { MemberRateLimiter } from './rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { API_PREFIX, createV1Handler, requestPath } from './v1.ts';
 
 export interface AppDeps {
@@ -31,7 +31,7 @@ export interface AppDeps {
   metrics: Metrics;
   logger: Logger;
   version: string;
-  rateLimiter: MemberRateLimiter;
+  rateLimiter: RateLimiter;
   members: MemberAuthenticator;
   /** Upstream mode: whether the upstream base URL answers like the upstream. */
   upstreamReadiness?: UpstreamReadiness | undefined;
@@ -41,6 +41,8 @@ export interface AppDeps {
   keyring?: UpstreamKeyring | undefined;
   /** Encrypts upstream keys the console stores; absent without BFF_SECRET_KEY. */
   secretBox?: SecretBox | undefined;
+  /** Refused console sign-ins per address. */
+  signInRefusals: RateLimiter;
 }
 
 type Locals = { member?: MemberRecord; errorCode?: string };
@@ -50,7 +52,7 @@ type Locals = { member?: MemberRecord; errorCode?: string };
  * (OAuth, the console, MCP, health, metrics, OpenAPI) on Express, where its routers and body
  * parsers earn their cost.
  */
-export function createApp({ config, ledger, ledgerHealth, engine, metrics, logger, version, rateLimiter, members, upstreamReadiness, keyring, secretBox, now = Date.now }: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createApp({ config, ledger, ledgerHealth, engine, metrics, logger, version, rateLimiter, signInRefusals, members, upstreamReadiness, keyring, secretBox, now = Date.now }: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -73,7 +75,7 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
   app.use(auth.router);
 
   // The team console: same-origin pages with a session cookie, so before the extension-origin check.
-  app.use(consoleRouter({ config, ledger, logger, clock: { now }, keyring, secretBox }));
+  app.use(consoleRouter({ config, ledger, logger, clock: { now }, keyring, secretBox, signInRefusals }));
 
   app.use((req, res, next) => {
     if (allowOrigin(allowedOrigins, req, res)) next();

@@ -19,12 +19,13 @@ import { looksLikeToken } from '../members.ts';
 import type { Metrics } from '../metrics.ts';
 import { documentWords } from '../operations/documents.ts';
 import type { OperationEngine, OperationInput } from '../operations/engine.ts';
+import { heldOperation } from '../operations/held.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import { logWhenDone, type RequestRecord } from './access-log.ts';
 import { answerError, sendJson } from './answer.ts';
 import { allowOrigin } from './cors.ts';
 import { readJsonBody } from './json-body.ts';
-import { takeRequest, type MemberRateLimiter } from './rate-limit.ts';
+import { takeRequest, type RateLimiter } from './rate-limit.ts';
 import { parseRequest } from './validation.ts';
 
 /** OAuth sign-in for the API (auth/index.ts): the member behind an access token, and where to get one. */
@@ -39,7 +40,7 @@ export interface V1Deps {
   engine: OperationEngine;
   metrics: Metrics;
   logger: Logger;
-  rateLimiter: MemberRateLimiter;
+  rateLimiter: RateLimiter;
   members: MemberAuthenticator;
   oauth: ApiOAuth;
 }
@@ -95,7 +96,7 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
     return { words, characters: countCharacters(text), parts } satisfies BffCostResponse;
   });
   get(BFF_PATHS.usage, async (member) => {
-    const [charged, counted] = await Promise.all([ledger.wordsCharged(member.id), ledger.budgetUsage(member.id)]);
+    const [charged, counted, held] = await Promise.all([ledger.wordsCharged(member.id), ledger.budgetUsage(member.id), ledger.heldOperations(member.id)]);
     const products = Object.fromEntries(
       PRODUCTS.map((product) => {
         const budget = member.budgets[product];
@@ -104,7 +105,13 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
         return [product, { wordsCharged: used, ...(budget === undefined ? {} : { budget, remaining: Math.max(0, budget - counted[product]) }) }];
       }),
     ) as BffUsageResponse['products'];
-    return { member: { id: member.id, name: member.name }, mode: config.upstream ? 'upstream' : 'offline', products } satisfies BffUsageResponse;
+    const heldOperations = held.map(heldOperation);
+    return {
+      member: { id: member.id, name: member.name },
+      mode: config.upstream ? 'upstream' : 'offline',
+      products,
+      ...(heldOperations.length > 0 ? { heldOperations } : {}),
+    } satisfies BffUsageResponse;
   });
 
   /** A member token, or an OAuth access token bound to this API (the extension's sign-in). */

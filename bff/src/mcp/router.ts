@@ -1,15 +1,17 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { BffConfig } from '../config.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError, ledgerUnavailable } from '../errors.ts';
+import { LedgerUnavailableError } from '../storage/faults.ts';
 import type { Logger } from '../logging.ts';
-import { takeRequest, type MemberRateLimiter } from '../http/rate-limit.ts';
+import { takeRequest, type RateLimiter } from '../http/rate-limit.ts';
 import type { OperationEngine } from '../operations/engine.ts';
 import type { Caller } from '../auth/bearer.ts';
 import { errorSummary } from './summaries.ts';
 import { inToolWords, TOOLS, type ToolDefinition } from './tools.ts';
 import { notJsonRpc } from './json-rpc.ts';
 import { refuseNonUtf8 } from '../http/json-body.ts';
+import { bodyTooLarge } from '../http/answer.ts';
 
 export interface McpRouterOptions {
   config: Pick<BffConfig, 'maxDocumentCharacters' | 'maxBodyBytes'>;
@@ -17,7 +19,7 @@ export interface McpRouterOptions {
   logger: Logger;
   version: string;
   /** The member rate limit of /v1: a tool call counts as one request. */
-  rateLimiter: MemberRateLimiter;
+  rateLimiter: RateLimiter;
   /** Authenticates the caller and sets `res.locals.caller` (auth/bearer.ts). */
   requireCaller: express.RequestHandler;
 }
@@ -53,9 +55,10 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
         structuredContent: outcome as unknown as Record<string, unknown>,
       };
     } catch (error) {
-      const httpError = error instanceof HttpError ? error : INTERNAL();
+      // The ledger unavailable is said as on /v1 (a wait, then the same key), not as a fault in the BFF.
+      const httpError = error instanceof HttpError ? error : error instanceof LedgerUnavailableError ? ledgerUnavailable(error.fault) : INTERNAL();
       const body = inToolWords(httpError.body);
-      if (!(error instanceof HttpError)) logger.error({ tool: tool.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'unexpected error in an MCP tool');
+      if (httpError.body.code === 'internal_error' && !(error instanceof HttpError)) logger.error({ tool: tool.name, err: { type: (error as Error)?.name, message: (error as Error)?.message } }, 'unexpected error in an MCP tool');
       logger.info({ tool: tool.name, member: caller.member.id, via: caller.via, code: httpError.body.code }, 'mcp tool call failed');
       return {
         isError: true,
@@ -101,9 +104,10 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
     res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'This MCP endpoint is stateless: send each JSON-RPC message as a POST.' } });
   });
 
-  router.use((error: Error & { type?: string }, _req: Request, res: Response, next: NextFunction) => {
+  router.use((error: Error & { type?: string; limit?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.too.large') {
-      return void res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'The request body is too large. Send a shorter text.' } });
+      // The /v1 message, which names the limit: an assistant cannot shorten to a size it is not told.
+      return void res.status(413).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: bodyTooLarge(error.limit).body.message } });
     }
     if (error.type === 'entity.parse.failed') {
       return void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON.' } });

@@ -15,7 +15,7 @@ import { countOf, HttpError, productName, shuttingDown, upstreamErrors } from '.
 import { describeError, type Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
 import { runsAgainAfterRetention, type Completion, type InsertResult, type Ledger, type MemberRecord, type NewOperation, type OpenResult, type OperationRecord } from '../storage/ledger.ts';
-import type { Forwarder } from '../upstream/forwarder.ts';
+import { refusesBeforeTheRecord, type Forwarder } from '../upstream/forwarder.ts';
 import { OperationActivity } from './activity.ts';
 import { documentWords, mergeDetections, mergeHumanizations, mergePlagiarismChecks, splitDocument } from './documents.ts';
 
@@ -70,6 +70,16 @@ const upstreamBody = (input: OperationInput): string =>
         ? { text: input.text, model: input.model }
         : { text: input.text },
   );
+
+/**
+ * Whether an attempt of the operation's key sent before may have run upstream: one counted and not
+ * known to have run nothing (ledger.ts, attemptsNotRun). `ownCounted`: the attempts counted for
+ * this request's own call, not yet made.
+ */
+const mayHaveRunBefore = (record: OperationRecord, ownCounted = 0) => record.attempts - record.attemptsNotRun > ownCounted;
+
+/** The first resume of an operation held pending waits this long at most, then twice as long each time, up to HELD_RESUME_CAP_MS. */
+export const HELD_RESUME_CAP_MS = 60 * 60 * 1000;
 
 function inputFromBody(product: Product, operationId: string, body: string): OperationInput {
   return { product, operationId, ...JSON.parse(body) } as OperationInput;
@@ -151,6 +161,12 @@ export interface EngineOptions {
   upstreamKeyId?: () => string;
   /** How often completed operations are summed up in an `info` line (each one is logged at `debug`). */
   activityIntervalMs?: number;
+  /**
+   * The first back-off of an operation held pending (ledger.ts, HeldOperation), doubled with each
+   * held attempt up to HELD_RESUME_CAP_MS: BFF_RESUME_INTERVAL_SECONDS.
+   */
+  heldResumeBaseMs?: number;
+  now?: () => number;
 }
 
 /**
@@ -209,7 +225,10 @@ export class OperationEngine {
    */
   async resumeLeftPending(): Promise<number> {
     const pending = await this.options.ledger.pendingOperations();
-    const left = pending.filter((record) => this.#pendingAtLastSweep.has(keyOf(record)));
+    const now = (this.options.now ?? Date.now)();
+    // One held pending after a refusal of the key or account waits for its back-off: resumed every
+    // sweep, it would be refused every sweep (a restart or a client's repeat still resumes it at once).
+    const left = pending.filter((record) => this.#pendingAtLastSweep.has(keyOf(record)) && (record.held === null || Date.parse(record.held.resumeAfter) <= now));
     this.#pendingAtLastSweep = new Set(pending.map(keyOf));
     return this.#resume(left);
   }
@@ -272,7 +291,12 @@ export class OperationEngine {
       throw new HttpError(record.error.status, record.error.error);
     }
     if (record.state === 'failed') {
-      const reopened = await ledger.reopenOperation(member.id, input.operationId, body, documentWords(input.text).words);
+      // A failure ran upstream only if it was charged (an answer that could not be read).
+      const mayHaveRun = record.wordsCharged > 0;
+      // A single one that never ran is in no account's records: it starts again with the key in
+      // use (the one it started with may be gone, or of an account the team left).
+      const upstreamKeyId = !mayHaveRun && record.parts === 1 ? this.options.upstreamKeyId?.() : undefined;
+      const reopened = await ledger.reopenOperation(member.id, input.operationId, body, documentWords(input.text).words, upstreamKeyId);
       if (reopened.status === 'changed') {
         // Since it was read, another request or instance reopened it, or the purge took it:
         // decided again from what the ledger holds now (once; a second change is answered as busy).
@@ -281,7 +305,8 @@ export class OperationEngine {
       }
       // The words its finished parts were charged are in the budget already; only the rest is new.
       this.#checkReservation(input, reopened, record.wordsCharged);
-      record = { ...record, state: 'pending', error: null, requestBody: body };
+      record = { ...record, state: 'pending', error: null, requestBody: body, upstreamKeyId: upstreamKeyId ?? record.upstreamKeyId };
+      return this.#execute(record, input.text, false, mayHaveRun);
     }
     return this.#execute(record, input.text);
   }
@@ -381,13 +406,13 @@ export class OperationEngine {
    * Runs a stored operation; `text` is the client's text when a request (not a resume) runs it.
    * `justStored`: a single operation this request inserted, whose first attempt its insert counted.
    */
-  async #execute(record: OperationRecord, text?: string, justStored = false): Promise<Settled> {
+  async #execute(record: OperationRecord, text?: string, justStored = false, mayHaveRun?: boolean): Promise<Settled> {
     const parts = justStored ? [] : await this.options.ledger.partsOf(record.memberId, record.operationId);
-    return parts.length > 0 ? this.#executeDocument(record, parts, text) : this.#forward(record, justStored);
+    return parts.length > 0 ? this.#executeDocument(record, parts, text) : this.#forward(record, justStored, mayHaveRun);
   }
 
-  async #forward(record: OperationRecord, attemptCounted = false): Promise<Settled> {
-    const attempt = await this.#attempt(record, attemptCounted);
+  async #forward(record: OperationRecord, attemptCounted = false, mayHaveRun?: boolean): Promise<Settled> {
+    const attempt = await this.#attempt(record, attemptCounted, mayHaveRun);
     if (!attempt.ok) throw attempt.error;
     return { record: attempt.record, replayed: !attempt.completedHere };
   }
@@ -397,10 +422,13 @@ export class OperationEngine {
    * outcome. `settled`: the failure is final for this key and recorded in the ledger.
    * `completedHere`: this attempt recorded the completion (and counts its words); false when
    * another request or instance, running the same key at once, recorded it first.
+   * `mayHaveRun`: whether an earlier attempt of its key may have run upstream; by default, when it
+   * is pending and was sent before (a resume, a repeat while pending), or failed after a charge.
    */
   async #attempt(
     record: OperationRecord,
     attemptCounted = false,
+    mayHaveRun = record.state === 'pending' ? mayHaveRunBefore(record, attemptCounted ? 1 : 0) : record.wordsCharged > 0,
   ): Promise<{ ok: true; record: OperationRecord; completedHere: boolean } | { ok: false; error: HttpError; settled: boolean; wordsCharged?: number }> {
     const { ledger, forwarder, metrics, logger } = this.options;
     if (record.state === 'completed') return { ok: true, record, completedHere: false };
@@ -410,16 +438,24 @@ export class OperationEngine {
       idempotencyKey: record.idempotencyKey,
       body: record.requestBody!,
       upstreamKeyId: record.upstreamKeyId,
+      mayHaveRun,
       signal: this.#shutdown.signal,
     });
     const log = { operationId: record.operationId, product: record.product };
     if (!outcome.ok) {
       metrics.operations.inc({ product: record.product, outcome: outcome.error.body.code });
-      // A 410 is the upstream's answer for an operation it completed more than 24 hours ago: the
-      // result is gone, but the words were charged, so they are counted.
-      const wordsCharged = outcome.settled && outcome.error.body.code === 'result_expired' ? this.#inputWords(record) : 0;
+      // Words an earlier attempt of this key was charged (an answer that could not be read) stay
+      // counted, whatever this attempt met. A 410 is the upstream's answer for an operation it
+      // completed more than 24 hours ago: the result is gone, but the words were charged, so they are counted.
+      const expired = outcome.settled && outcome.error.body.code === 'result_expired';
+      const wordsCharged = record.wordsCharged > 0 ? record.wordsCharged : expired ? this.#inputWords(record) : 0;
       if (outcome.settled) await ledger.failOperation(record.memberId, record.operationId, { status: outcome.error.status, error: outcome.error.body }, wordsCharged);
-      if (wordsCharged > 0) metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
+      else {
+        // Another request or instance running the same key may have settled it failed meanwhile.
+        await ledger.keepPending(record.memberId, record.operationId, record.requestBody!);
+        await this.#noteOpen(record, outcome.error, outcome.ranNothing === true);
+      }
+      this.#meterCharge(record, wordsCharged);
       logger.warn({ ...log, code: outcome.error.body.code, settled: outcome.settled }, 'operation failed');
       return { ok: false, error: outcome.error, settled: outcome.settled, wordsCharged };
     }
@@ -433,7 +469,7 @@ export class OperationEngine {
       const error = upstreamErrors.unreadableResult();
       const wordsCharged = chargedWordsOf(outcome.body) ?? this.#inputWords(record);
       await ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body }, wordsCharged);
-      metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
+      this.#meterCharge(record, wordsCharged);
       logger.error({ ...log, issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'upstream result did not parse');
       return { ok: false, error, settled: true, wordsCharged };
     }
@@ -457,12 +493,43 @@ export class OperationEngine {
       logger.warn({ ...log, keySource: outcome.acceptedKeySource ?? 'unknown' }, 'upstream accepted a different idempotency key; recorded');
     }
     metrics.operations.inc({ product: record.product, outcome: 'completed' });
-    metrics.wordsCharged.inc({ product: record.product, source: forwarder.source }, wordsCharged);
+    this.#meterCharge(record, wordsCharged);
     if (record.parentOperationId === null) {
       this.#activity.completed(record.product, forwarder.source, wordsCharged);
       if (logger.isLevelEnabled('debug')) logger.debug({ ...log, wordsCharged, source: forwarder.source }, 'operation completed');
     }
     return { ok: true, record: completed, completedHere };
+  }
+
+  /**
+   * An attempt left the operation pending: counts it as one that ran nothing when so, and holds
+   * the operation (resumes backing off) when the upstream refused the key or account (or could not
+   * be reached at its address) after an earlier attempt that may have run and been charged. Such an
+   * operation is never settled failed (its charge would never be counted), so the team is told:
+   * an error line, `heldOperations` in /v1/usage and the console's usage, and a metric.
+   */
+  async #noteOpen(record: OperationRecord, error: HttpError, ranNothing: boolean): Promise<void> {
+    const held = refusesBeforeTheRecord(error);
+    if (!ranNothing && !held && record.held === null) return;
+    const resumes = held ? (record.held?.resumes ?? 0) : 0;
+    const delayMs = Math.min(HELD_RESUME_CAP_MS, (this.options.heldResumeBaseMs ?? 300_000) * 2 ** Math.min(resumes, 20));
+    const resumeAfter = new Date((this.options.now ?? Date.now)() + delayMs);
+    await this.options.ledger.noteOpenOutcome(record.memberId, record.operationId, {
+      ranNothing,
+      held: held ? { error: { status: error.status, error: error.body }, resumeAfter } : null,
+    });
+    if (held && record.parentOperationId === null) {
+      this.options.logger.error(
+        { operationId: record.operationId, product: record.product, code: error.body.code, heldResumes: resumes + 1, resumeAfter: resumeAfter.toISOString() },
+        'operation held pending: it may have been charged upstream, and the upstream refused the key or account (or the address is wrong) before its answer could be fetched; fix the key or UPSTREAM_BASE_URL, it is resumed then',
+      );
+    }
+  }
+
+  /** Meters the words charged for an operation beyond those metered when an earlier attempt failed after a charge (a repeat's replay is not charged again). */
+  #meterCharge(record: OperationRecord, wordsCharged: number): void {
+    const uncounted = wordsCharged - record.wordsCharged;
+    if (uncounted > 0) this.options.metrics.wordsCharged.inc({ product: record.product, source: this.options.forwarder.source }, uncounted);
   }
 
   /** The words of an operation's input, as the upstream charges them (whitespace-separated words). */
@@ -550,7 +617,7 @@ export class OperationEngine {
     // else is sent, so a document its writer was told had failed is never run on behind their back
     // (after a quota top-up it would have been completed and charged). A client's repeat runs it all.
     const refused = text === undefined ? parts.find((part) => part.state === 'failed' && part.error !== null) : undefined;
-    const toRun = parts.map((_, index) => index).filter((index) => refused === undefined || (parts[index]!.state === 'pending' && parts[index]!.attempts > 0));
+    const toRun = parts.map((_, index) => index).filter((index) => refused === undefined || (parts[index]!.state === 'pending' && mayHaveRunBefore(parts[index]!)));
     const worker = async () => {
       while (next < toRun.length && failure === undefined) {
         const index = toRun[next++]!;
@@ -566,10 +633,20 @@ export class OperationEngine {
     await Promise.all(Array.from({ length: Math.min(partConcurrency, toRun.length) }, worker));
     if (failure === undefined && refused !== undefined) failure = { error: new HttpError(refused.error!.status, refused.error!.error), settled: true, index: parts.indexOf(refused) };
     if (failure !== undefined) {
-      const charged = parts.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
+      // Before settling, the parts as the ledger holds them now: one this run did not reach may be
+      // open elsewhere (another instance running a client's repeat, or an earlier run), and what
+      // another instance completed meanwhile was charged. An open one keeps the document pending.
+      const current = failure.settled && !partLeftOpen ? await ledger.partsOf(parent.memberId, parent.operationId) : parts;
+      const charged = current.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
       const error = documentPartError(failure.error, failure.index, parts.length, charged, this.options.resultRetentionHours);
-      const settled = failure.settled && !partLeftOpen;
+      const settled = failure.settled && !partLeftOpen && !current.some((part) => part.state === 'pending' && mayHaveRunBefore(part));
       if (settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
+      else {
+        // Another instance, not reaching this run's open part, may have settled the document meanwhile.
+        await ledger.keepPending(parent.memberId, parent.operationId, parent.requestBody!);
+        // Held while a part is (the part's own refusal, with this document's back-off).
+        if (!failure.settled) await this.#noteOpen(parent, failure.error, false);
+      }
       logger.warn({ operationId: parent.operationId, product: parent.product, part: failure.index, code: error.body.code, settled }, 'document operation failed');
       throw error;
     }

@@ -34,7 +34,7 @@ export class LedgerMonitor {
 
   /** Records a failed call; returns the error to throw (LedgerUnavailableError for an availability fault). */
   failure(error: unknown): unknown {
-    const fault = classifyLedgerError(error);
+    const fault = classifyLedgerError(error, this.ledger.sqliteFile);
     if (!fault) return error;
     if (!this.#fault || this.#fault.reason !== fault.reason) {
       this.options.logger.error({ reason: fault.reason, error: describeError(error) }, `ledger unavailable: ${fault.explanation}`);

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
 import { announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
-import { toMember, type MemberRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema) in the ledger's schema. */
 const CONSOLE_MIGRATIONS = [
@@ -113,7 +113,7 @@ export class PostgresConsoleStore implements ConsoleStore {
   async usage(from: Date, to: Date): Promise<UsageRow[]> {
     const { rows } = await this.pool.query<{ day: string; member_id: string; product: Product; words: string }>(
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, member_id, product, sum(words_charged) AS words FROM operations
-       WHERE parent_operation_id IS NULL AND state <> 'pending' AND words_charged > 0 AND created_at >= $1 AND created_at < $2
+       WHERE ${CHARGED_WORDS_COUNTED} AND created_at >= $1 AND created_at < $2
        GROUP BY day, member_id, product ORDER BY day, member_id, product`,
       [from, to],
     );
@@ -148,6 +148,12 @@ export class PostgresConsoleStore implements ConsoleStore {
 
   async revokeMemberSessions(memberId: string, now: number, keep = ''): Promise<number> {
     return this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL AND id <> $3', [now, memberId, keep]);
+  }
+
+  async purgeEnded(cutoff: number): Promise<number> {
+    let deleted = 0;
+    for (const sql of PURGE_ENDED_SESSIONS_SQL('$1')) deleted += (await this.pool.query(sql, [cutoff])).rowCount ?? 0;
+    return deleted;
   }
 
   async createLink(link: NewSignInLink): Promise<void> {

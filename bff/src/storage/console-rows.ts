@@ -124,3 +124,9 @@ export const upstreamKeyTables = (bigint: 'INTEGER' | 'BIGINT') => `CREATE TABLE
      remaining_words ${bigint} NOT NULL,
      seen_at ${bigint} NOT NULL
    );`;
+
+/** Both dialects, each with the cutoff as its one parameter: console sessions and sign-in links that ended before it. */
+export const PURGE_ENDED_SESSIONS_SQL = (cutoff: string) => [
+  `DELETE FROM console_sessions WHERE expires_at < ${cutoff} OR revoked_at < ${cutoff}`,
+  `DELETE FROM console_links WHERE expires_at < ${cutoff}`,
+];

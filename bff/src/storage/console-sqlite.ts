@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
-import { toMember, type MemberRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema), in the ledger's file. */
 const CONSOLE_MIGRATIONS = [
@@ -106,7 +106,7 @@ export class SqliteConsoleStore implements ConsoleStore {
     const rows = this.db
       .prepare(
         `SELECT substr(created_at, 1, 10) AS day, member_id, product, sum(words_charged) AS words FROM operations
-         WHERE parent_operation_id IS NULL AND state <> 'pending' AND words_charged > 0 AND created_at >= ? AND created_at < ?
+         WHERE ${CHARGED_WORDS_COUNTED} AND created_at >= ? AND created_at < ?
          GROUP BY day, member_id, product ORDER BY day, member_id, product`,
       )
       .all(from.toISOString(), to.toISOString()) as { day: string; member_id: string; product: Product; words: number }[];
@@ -142,6 +142,11 @@ export class SqliteConsoleStore implements ConsoleStore {
 
   async revokeMemberSessions(memberId: string, now: number, keep = ''): Promise<number> {
     return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL AND id <> ?').run(now, memberId, keep).changes;
+  }
+
+  async purgeEnded(cutoff: number): Promise<number> {
+    const db = this.db;
+    return db.transaction(() => PURGE_ENDED_SESSIONS_SQL('@cutoff').reduce((deleted, sql) => deleted + db.prepare(sql).run({ cutoff }).changes, 0)).immediate();
   }
 
   async createLink(link: NewSignInLink): Promise<void> {

@@ -135,6 +135,9 @@ export interface ConsoleStore {
   /** Ends a member's open sessions but `keep`; how many ended. */
   revokeMemberSessions(memberId: string, now: number, keep?: string): Promise<number>;
 
+  /** Deletes console sessions and sign-in links that ended (expired, revoked) before `cutoff`; returns the rows deleted. */
+  purgeEnded(cutoff: number): Promise<number>;
+
   createLink(link: NewSignInLink): Promise<void>;
   /** The member of an unused, unexpired link of this purpose, without using it up. */
   linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined>;

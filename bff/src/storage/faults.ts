@@ -1,3 +1,6 @@
+import { accessSync, constants, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * Which database errors mean "the ledger cannot be used right now" (as opposed to a bug or a
  * constraint doing its job), and what to tell the operator about each. Both drivers' errors
@@ -26,7 +29,50 @@ export class LedgerUnavailableError extends Error {
 
 const fault = (reason: LedgerFaultReason, explanation: string): LedgerFault => ({ reason, explanation });
 
-function sqliteFault(code: string): LedgerFault | undefined {
+/**
+ * SQLite's I/O and open errors do not say why; the folder and the file do. A file system the
+ * kernel remounted read-only after disk errors (errors=remount-ro) fails writes on files already
+ * open as SQLITE_IOERR_WRITE, not SQLITE_READONLY; a full disk can fail a WAL write the same way;
+ * a file that belongs to another user (a backup restored by root) cannot be opened at all.
+ * Called only on those errors.
+ */
+function diagnoseSqliteFile(file: string): LedgerFault | undefined {
+  const folder = path.dirname(file);
+  // A write, not access(2): ext4's emergency read-only state is not a read-only mount to access(2).
+  const probe = path.join(folder, '.redline-write-probe');
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EROFS') {
+      return fault('read_only', `the SQLite ledger (BFF_DATA_DIR ${folder}) is on a file system mounted read-only, perhaps by the kernel after disk errors (see dmesg); repair the disk and mount it writable. If it turned read-only while the BFF ran, operations settled in the half minute before may be missing from usage after the repair (their commits did not wait for the disk): compare with the upstream's dashboard`);
+    }
+    if (code === 'EACCES') return fault('read_only', `the BFF user cannot write to BFF_DATA_DIR (${folder}); make it writable by the BFF user`);
+    return undefined;
+  }
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      accessSync(name, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EACCES') continue;
+      const { uid, mode } = statSync(name);
+      return fault('read_only', `the BFF user (uid ${process.getuid?.()}) cannot read and write ${name}: it belongs to uid ${uid} with mode ${(mode & 0o777).toString(8)}; give it to the BFF user (chown), as after a restore made by another user`);
+    }
+  }
+  try {
+    if (statfsSync(folder).bavail === 0) return fault('disk_full', `the disk holding the SQLite ledger is full; free space in BFF_DATA_DIR (${folder})`);
+  } catch {
+    // not known
+  }
+  return undefined;
+}
+
+function sqliteFault(code: string, file: string | undefined): LedgerFault | undefined {
+  if (file && /^SQLITE_(IOERR|CANTOPEN)/.test(code)) {
+    const diagnosed = diagnoseSqliteFile(file);
+    if (diagnosed) return diagnosed;
+  }
   if (code === 'SQLITE_FULL') return fault('disk_full', 'the disk holding the SQLite ledger is full; free space in BFF_DATA_DIR');
   if (code.startsWith('SQLITE_READONLY')) return fault('read_only', 'the SQLite ledger file or its folder is read-only; make BFF_DATA_DIR writable by the BFF user');
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
@@ -60,12 +106,15 @@ function postgresFault(code: string | undefined, message: string): LedgerFault |
   return undefined;
 }
 
-/** The fault an error means, or undefined when it is not about the database's availability. */
-export function classifyLedgerError(error: unknown): LedgerFault | undefined {
+/**
+ * The fault an error means, or undefined when it is not about the database's availability.
+ * `sqliteFile`, the SQLite ledger's file, lets an I/O or open error be told apart (read-only, full, not the BFF user's).
+ */
+export function classifyLedgerError(error: unknown, sqliteFile?: string): LedgerFault | undefined {
   if (error instanceof LedgerUnavailableError) return error.fault;
   if (!(error instanceof Error)) return undefined;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && code.startsWith('SQLITE_')) return sqliteFault(code);
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) return sqliteFault(code, sqliteFile);
   // Node gives a connection refused on every address as an AggregateError carrying the code.
   return postgresFault(typeof code === 'string' ? code : undefined, error.message);
 }

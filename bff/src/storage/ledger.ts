@@ -63,6 +63,20 @@ export interface OperationRecord {
   error: StoredError | null;
   wordsCharged: number;
   attempts: number;
+  /**
+   * Of those attempts, how many are known to have run nothing upstream: every call they made was
+   * refused before the upstream looks up the Idempotency-Key's record (a 429, a refusal of the key
+   * or account, an abort that charged nothing) or never sent. An attempt not known so (counted
+   * before it is sent) may have run and been charged: see engine.ts, #attempt's mayHaveRun.
+   */
+  attemptsNotRun: number;
+  /**
+   * A pending operation whose last attempt may have run earlier and was then refused before the
+   * upstream's record (the key or account refused, no key of its account, a wrong address): it is
+   * held pending, never settled failed (its charge would be lost), and its resumes back off.
+   * Null otherwise (and once it settles).
+   */
+  held: HeldOperation | null;
   /** How many upstream operations the text needs: 1, or the parts of a large document. */
   parts: number;
   /** The key the upstream said it accepted, when it differs from ours or was server-generated. */
@@ -76,6 +90,23 @@ export interface OperationRecord {
    * active key belongs to the same upstream account (upstream/keyring.ts).
    */
   upstreamKeyId: string | null;
+}
+
+/** Why a pending operation is held, since when its resumes back off, and when it is resumed next. */
+export interface HeldOperation {
+  error: StoredError;
+  /** Consecutive attempts held so (the back-off doubles with each). */
+  resumes: number;
+  /** Not resumed unasked before this time (ISO); a restart, the ledger's recovery and a client's repeat resume it at once. */
+  resumeAfter: string;
+}
+
+/** What an attempt whose outcome is open (the operation stays pending) leaves in the ledger. */
+export interface OpenOutcome {
+  /** Nothing it sent can have run upstream: its attempt is counted as one that did not run. */
+  ranNothing: boolean;
+  /** Held pending (HeldOperation) with this refusal until `resumeAfter`; null clears a hold. */
+  held: { error: StoredError; resumeAfter: Date } | null;
 }
 
 /**
@@ -139,7 +170,7 @@ export interface Completion {
 
 export interface Ledger {
   addMember(member: NewMember): Promise<void>;
-  /** Adds the member only while there are no members at all: true for exactly one of several instances starting at once. */
+  /** Adds the member, an administrator, only while there are no members at all (one statement): true for exactly one of several instances starting at once. */
   addFirstMember(member: NewMember): Promise<boolean>;
   memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined>;
   listMembers(): Promise<MemberRecord[]>;
@@ -165,12 +196,22 @@ export interface Ledger {
   /**
    * Puts a settled failure back to pending to run it again, with its request bytes (dropped
    * when it failed; the client's repeat brings the same text) and its words reserved anew.
+   * `upstreamKeyId`: the key it starts with now, for a failure that never ran upstream (null or
+   * absent: the one it started with).
    */
-  reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult>;
+  reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number, upstreamKeyId?: string | null): Promise<ReopenResult>;
   /** The parts of a large document's operation, in order. */
   partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]>;
   /** Counts an attempt beyond the one a single operation's insert counted. */
   countAttempt(memberId: string, operationId: string): Promise<void>;
+  /**
+   * Records what an attempt that left the operation pending learnt (OpenOutcome): nothing when it
+   * is no longer pending. A hold counts one more held attempt (the back-off's exponent); no hold
+   * resets it.
+   */
+  noteOpenOutcome(memberId: string, operationId: string, outcome: OpenOutcome): Promise<void>;
+  /** Top-level operations held pending (HeldOperation), a member's or everyone's, oldest first. */
+  heldOperations(memberId?: string): Promise<OperationRecord[]>;
   /**
    * Settles an operation as completed; false when it already was (another request or instance
    * completed it first), and nothing changed: that caller's answer is a replay of the charge.
@@ -181,6 +222,13 @@ export interface Ledger {
    * document's completed parts, which stays counted against the member's budget.
    */
   failOperation(memberId: string, operationId: string, error: StoredError, wordsCharged?: number): Promise<void>;
+  /**
+   * Puts an operation back to pending, with its request bytes, when another request or instance
+   * settled it failed while this one's attempt of the same key has an open outcome (it may run
+   * upstream and be charged, and a failed operation is never resumed). Nothing when it is not
+   * failed. It holds no more words of the budget than it was charged.
+   */
+  keepPending(memberId: string, operationId: string, requestBody: string): Promise<void>;
   /**
    * Retention: operations settled before `settledBefore` keep only what usage and exactly-once
    * need (ids, fingerprint, key, words, times); their results and errors are deleted. Parts of
@@ -210,6 +258,8 @@ export interface Ledger {
 
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The file of a file-based ledger (SQLite), where its faults can be diagnosed. */
+  readonly sqliteFile?: string | undefined;
 
   /** The OAuth authorization server's storage on this ledger's connection (./oauth-store.ts). */
   oauthStore(): Promise<OAuthStore>;

@@ -69,3 +69,22 @@ export const toCode = (row: CodeRow): AuthorizationCodeRecord => ({
   grantId: row.grant_id,
 });
 
+
+/**
+ * Both dialects, in this order, each with the cutoff as its one parameter: what an ended
+ * sign-in leaves behind once it has been over for the keeping period. A grant has ended when it
+ * was revoked, or when its unused refresh token expired (nothing can use it again); with it go
+ * its code and tokens. Codes never exchanged, and used refresh tokens past their expiry (a
+ * replay of one is refused either way), go too. A live grant keeps its unused token and its code.
+ */
+export const PURGE_ENDED_SIGN_INS_SQL = (cutoff: string) => {
+  const ended = `SELECT g.id FROM oauth_grants g
+    WHERE g.revoked_at < ${cutoff}
+       OR (g.revoked_at IS NULL AND NOT EXISTS (
+             SELECT 1 FROM oauth_refresh_tokens t WHERE t.grant_id = g.id AND t.used_at IS NULL AND t.expires_at >= ${cutoff}))`;
+  return [
+    `DELETE FROM oauth_codes WHERE (grant_id IS NULL AND expires_at < ${cutoff}) OR grant_id IN (${ended})`,
+    `DELETE FROM oauth_refresh_tokens WHERE (used_at IS NOT NULL AND expires_at < ${cutoff}) OR grant_id IN (${ended})`,
+    `DELETE FROM oauth_grants WHERE id IN (${ended})`,
+  ];
+};

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -155,6 +155,10 @@ export class SqliteOAuthStore implements OAuthStore {
 
   async revokeMemberGrants(memberId: string, now: number): Promise<number> {
     return this.db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL').run(now, memberId).changes;
+  }
+
+  async purgeEnded(cutoff: number): Promise<number> {
+    return this.db.transaction(() => PURGE_ENDED_SIGN_INS_SQL('@cutoff').reduce((deleted, sql) => deleted + this.db.prepare(sql).run({ cutoff }).changes, 0)).immediate();
   }
 
   async activeMember(memberId: string): Promise<MemberRecord | undefined> {

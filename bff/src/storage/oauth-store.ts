@@ -90,6 +90,12 @@ export interface OAuthStore {
   activeGrants(memberId: string, now: number): Promise<ActiveGrant[]>;
   revokeMemberGrants(memberId: string, now: number): Promise<number>;
 
+  /**
+   * Deletes what sign-ins that ended before `cutoff` leave (./oauth-rows.ts,
+   * PURGE_ENDED_SIGN_INS_SQL) in one transaction; returns the rows deleted.
+   */
+  purgeEnded(cutoff: number): Promise<number>;
+
   /** The member, when not revoked. */
   activeMember(memberId: string): Promise<MemberRecord | undefined>;
 }

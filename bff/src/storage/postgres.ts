@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
-import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
+import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenOutcome, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
@@ -9,7 +9,7 @@ import type { OAuthStore } from './oauth-store.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
 import { pgDriver } from './pg-driver.ts';
-import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 import { eachOnItsOwn, inGroups, perTurn, type Settled } from './turn-batch.ts';
 
 /**
@@ -116,6 +116,13 @@ const MIGRATIONS = [
   `CREATE TABLE ledger_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    INSERT INTO ledger_secrets (name, value) VALUES ('idempotency_keys', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
    ALTER TABLE operations DROP CONSTRAINT IF EXISTS operations_idempotency_key_key;`,
+  // Attempts known to have run nothing upstream (a 429, a refusal of the key), and operations held
+  // pending after a refusal of the key or account that followed an attempt that may have run
+  // (ledger.ts, HeldOperation): why, how many times in a row, and when to resume them next.
+  `ALTER TABLE operations ADD COLUMN attempts_not_run INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE operations ADD COLUMN held_error JSONB;
+   ALTER TABLE operations ADD COLUMN held_resumes INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE operations ADD COLUMN resume_after TIMESTAMPTZ;`,
 ];
 
 /**
@@ -180,7 +187,8 @@ export const COMPLETE_OPERATIONS = {
   name: 'redline_complete_operations',
   text: `UPDATE operations o SET state = 'completed', result = v.result::jsonb, source = v.source, error = NULL,
            words_charged = v.words_charged, request_body = NULL, accepted_key = v.accepted_key,
-           accepted_key_source = v.accepted_key_source, updated_at = clock_timestamp(), expired_at = NULL
+           accepted_key_source = v.accepted_key_source, updated_at = clock_timestamp(), expired_at = NULL,
+           held_error = NULL, held_resumes = 0, resume_after = NULL
          FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[])
            AS v (result, source, words_charged, accepted_key, accepted_key_source, member_id, operation_id),
            ${WITHOUT_WAITING_FOR_DISK}
@@ -365,8 +373,8 @@ export class PostgresLedger implements Ledger {
   async addFirstMember(member: NewMember): Promise<boolean> {
     // Instances starting together may all see no members; the unique name lets exactly one insert.
     const { rowCount } = await this.pool.query(
-      `INSERT INTO members (id, name, token_hash, token_prefix, budgets)
-       SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM members)
+      `INSERT INTO members (id, name, token_hash, token_prefix, budgets, role)
+       SELECT $1, $2, $3, $4, $5, 'admin' WHERE NOT EXISTS (SELECT 1 FROM members)
        ON CONFLICT DO NOTHING`,
       [member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets)],
     );
@@ -459,12 +467,13 @@ export class PostgresLedger implements Ledger {
     }
   }
 
-  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult> {
+  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number, upstreamKeyId?: string | null): Promise<ReopenResult> {
     try {
       const { rowCount } = await this.pool.query(
-        `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = $2, updated_at = clock_timestamp(), expired_at = NULL
+        `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = $2, updated_at = clock_timestamp(), expired_at = NULL,
+           upstream_key_id = coalesce($5, upstream_key_id), attempts_not_run = CASE WHEN words_charged = 0 THEN attempts ELSE attempts_not_run END
          WHERE member_id = $3 AND operation_id = $4 AND state = 'failed' AND ${REOPENS_AFTER_RETENTION}`,
-        [requestBody, wordsReserved, memberId, operationId],
+        [requestBody, wordsReserved, memberId, operationId, upstreamKeyId ?? null],
       );
       return rowCount ? { status: 'inserted' } : { status: 'changed' };
     } catch (error) {
@@ -499,6 +508,24 @@ export class PostgresLedger implements Ledger {
     });
   }
 
+  async noteOpenOutcome(memberId: string, operationId: string, outcome: OpenOutcome): Promise<void> {
+    await this.pool.query(
+      `UPDATE operations SET attempts_not_run = attempts_not_run + $1, held_error = $2::jsonb, resume_after = $3,
+         held_resumes = CASE WHEN $2::jsonb IS NULL THEN 0 ELSE held_resumes + 1 END
+       WHERE member_id = $4 AND operation_id = $5 AND state = 'pending'`,
+      [outcome.ranNothing ? 1 : 0, outcome.held ? JSON.stringify(outcome.held.error) : null, outcome.held?.resumeAfter ?? null, memberId, operationId],
+    );
+  }
+
+  async heldOperations(memberId?: string): Promise<OperationRecord[]> {
+    const { rows } = await this.pool.query<OperationRow>(
+      `SELECT * FROM operations WHERE state = 'pending' AND parent_operation_id IS NULL AND held_error IS NOT NULL
+         AND ($1::text IS NULL OR member_id = $1) ORDER BY created_at`,
+      [memberId ?? null],
+    );
+    return rows.map(toOperation);
+  }
+
   async completeOperation(operation: OperationKey, completion: Completion): Promise<boolean> {
     return this.#complete({ operation, completion });
   }
@@ -508,9 +535,18 @@ export class PostgresLedger implements Ledger {
       `WITH parts AS (
          UPDATE operations SET request_body = NULL WHERE member_id = $2 AND parent_operation_id = $3 AND request_body IS NOT NULL
        )
-       UPDATE operations SET state = 'failed', error = $1, words_charged = $4, request_body = NULL, updated_at = clock_timestamp()
+       UPDATE operations SET state = 'failed', error = $1, words_charged = $4, request_body = NULL, updated_at = clock_timestamp(),
+         held_error = NULL, held_resumes = 0, resume_after = NULL
        WHERE member_id = $2 AND operation_id = $3 AND state != 'completed'`,
       [JSON.stringify(error), memberId, operationId, wordsCharged],
+    );
+  }
+
+  async keepPending(memberId: string, operationId: string, requestBody: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE operations SET state = 'pending', error = NULL, request_body = $1, words_reserved = words_charged, updated_at = clock_timestamp()
+       WHERE member_id = $2 AND operation_id = $3 AND state = 'failed'`,
+      [requestBody, memberId, operationId],
     );
   }
 
@@ -545,9 +581,7 @@ export class PostgresLedger implements Ledger {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const { rows } = await this.pool.query<{ product: Product; words: string }>(
       `SELECT product, sum(words_charged) AS words FROM operations
-       WHERE member_id = $1 AND state <> 'pending' AND words_charged > 0 AND NOT EXISTS (
-           SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id
-         )
+       WHERE member_id = $1 AND ${CHARGED_WORDS_COUNTED}
          GROUP BY product`,
       [memberId],
     );

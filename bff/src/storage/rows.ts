@@ -34,6 +34,10 @@ export interface OperationRow {
   error: string | StoredError | null;
   words_charged: number | string;
   attempts: number;
+  attempts_not_run?: number;
+  held_error?: string | StoredError | null;
+  held_resumes?: number;
+  resume_after?: string | Date | null;
   accepted_key: string | null;
   accepted_key_source: string | null;
   expired_at: string | Date | null;
@@ -71,6 +75,11 @@ export const toOperation = (row: OperationRow): OperationRecord => ({
   error: row.error === null ? null : json<StoredError>(row.error),
   wordsCharged: Number(row.words_charged),
   attempts: row.attempts,
+  attemptsNotRun: row.attempts_not_run ?? 0,
+  held:
+    row.state === 'pending' && row.held_error != null && row.resume_after != null
+      ? { error: json<StoredError>(row.held_error), resumes: row.held_resumes ?? 1, resumeAfter: time(row.resume_after) }
+      : null,
   parts: row.parts,
   acceptedKey: row.accepted_key,
   acceptedKeySource: row.accepted_key_source,
@@ -93,3 +102,13 @@ export const newOperationValues = (operation: NewOperation) => [
   operation.wordsReserved,
   operation.upstreamKeyId ?? null,
 ];
+
+/**
+ * Both dialects: the operations whose charged words count in usage, once each: those with no
+ * parts (a single check, or a part of a large document, counted as soon as it settles, while its
+ * document may still be running). A document is the sum of its parts. One pending again after a
+ * charge (an answer it could not read, repeated while an open outcome keeps it pending) keeps
+ * those words: a pending operation has no charged words otherwise.
+ */
+export const CHARGED_WORDS_COUNTED = `words_charged > 0 AND NOT EXISTS (
+  SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id)`;

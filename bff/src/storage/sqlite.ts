@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
-import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
+import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenOutcome, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
@@ -13,7 +13,7 @@ import { SqliteOAuthStore } from './oauth-sqlite.ts';
 import { WriteBatch } from './sqlite-batch.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import type { OAuthStore } from './oauth-store.ts';
-import { newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 const MIGRATIONS = [
   `CREATE TABLE members (
@@ -96,6 +96,28 @@ const MIGRATIONS = [
   // The secret the upstream Idempotency-Keys are derived under (idempotency-keys.ts), made once.
   `CREATE TABLE ledger_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
    INSERT INTO ledger_secrets (name, value) VALUES ('idempotency_keys', lower(hex(randomblob(32))));`,
+  // A return to pending is refused over the budget only when it holds more words than before, as
+  // on PostgreSQL: ledger.keepPending reserves what was charged, and a member already over the
+  // budget (charged more than predicted) must not lose that operation's charge to a refusal.
+  `DROP TRIGGER IF EXISTS operations_settle;
+   CREATE TRIGGER operations_settle AFTER UPDATE OF state, words_charged, words_reserved ON operations WHEN NEW.parent_operation_id IS NULL
+   BEGIN
+     UPDATE member_usage SET words = words
+         + (CASE NEW.state WHEN 'pending' THEN NEW.words_reserved ELSE NEW.words_charged END)
+         - (CASE OLD.state WHEN 'pending' THEN OLD.words_reserved ELSE OLD.words_charged END)
+       WHERE member_id = NEW.member_id AND product = NEW.product;
+     SELECT RAISE(ABORT, 'member_budget_exceeded') FROM members m JOIN member_usage u ON u.member_id = m.id AND u.product = NEW.product
+       WHERE m.id = NEW.member_id AND NEW.state = 'pending' AND OLD.state <> 'pending' AND u.words > json_extract(m.budgets, '$.' || NEW.product)
+         AND (CASE NEW.state WHEN 'pending' THEN NEW.words_reserved ELSE NEW.words_charged END)
+           <> (CASE OLD.state WHEN 'pending' THEN OLD.words_reserved ELSE OLD.words_charged END);
+   END;`,
+  // Attempts known to have run nothing upstream (a 429, a refusal of the key), and operations held
+  // pending after a refusal of the key or account that followed an attempt that may have run
+  // (ledger.ts, HeldOperation): why, how many times in a row, and when to resume them next.
+  `ALTER TABLE operations ADD COLUMN attempts_not_run INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE operations ADD COLUMN held_error TEXT;
+   ALTER TABLE operations ADD COLUMN held_resumes INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE operations ADD COLUMN resume_after TEXT;`,
 ];
 
 function migrate(db: Database.Database): void {
@@ -170,6 +192,10 @@ export class SqliteLedger implements Ledger {
     } catch (error) {
       if (!classifyLedgerError(error)) throw error;
     }
+  }
+
+  get sqliteFile(): string | undefined {
+    return this.#file === ':memory:' ? undefined : this.#file;
   }
 
   /** Where the WAL checkpoints run now: on their thread, or inside commits (as asked, or because the thread stopped). */
@@ -250,8 +276,8 @@ export class SqliteLedger implements Ledger {
   async addFirstMember(member: NewMember): Promise<boolean> {
     // One statement: SQLite takes the write lock before it reads, so two processes cannot both see no members.
     const { changes } = this.#sql(
-      `INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at)
-       SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM members)`,
+      `INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at, role)
+       SELECT ?, ?, ?, ?, ?, ?, 'admin' WHERE NOT EXISTS (SELECT 1 FROM members)`,
     ).run(member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets), new Date().toISOString());
     return changes > 0;
   }
@@ -323,13 +349,14 @@ export class SqliteLedger implements Ledger {
     }
   }
 
-  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number): Promise<ReopenResult> {
+  async reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number, upstreamKeyId?: string | null): Promise<ReopenResult> {
     const reopen = this.#sql(
-      `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = ?, updated_at = ?, expired_at = NULL
+      `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = ?, updated_at = ?, expired_at = NULL,
+         upstream_key_id = coalesce(?, upstream_key_id), attempts_not_run = CASE WHEN words_charged = 0 THEN attempts ELSE attempts_not_run END
        WHERE member_id = ? AND operation_id = ? AND state = 'failed' AND ${REOPENS_AFTER_RETENTION}`,
     );
     try {
-      const { changes } = reopen.run(requestBody, wordsReserved, new Date().toISOString(), memberId, operationId);
+      const { changes } = reopen.run(requestBody, wordsReserved, new Date().toISOString(), upstreamKeyId ?? null, memberId, operationId);
       return changes > 0 ? { status: 'inserted' } : { status: 'changed' };
     } catch (error) {
       if (!isBudgetRefusal(error)) throw error;
@@ -357,13 +384,37 @@ export class SqliteLedger implements Ledger {
       .run(new Date().toISOString(), memberId, operationId);
   }
 
+  async noteOpenOutcome(memberId: string, operationId: string, outcome: OpenOutcome): Promise<void> {
+    this.#sql(
+      `UPDATE operations SET attempts_not_run = attempts_not_run + ?, held_error = ?, resume_after = ?,
+         held_resumes = CASE WHEN ? IS NULL THEN 0 ELSE held_resumes + 1 END
+       WHERE member_id = ? AND operation_id = ? AND state = 'pending'`,
+    ).run(
+      outcome.ranNothing ? 1 : 0,
+      outcome.held ? JSON.stringify(outcome.held.error) : null,
+      outcome.held ? outcome.held.resumeAfter.toISOString() : null,
+      outcome.held ? 1 : null,
+      memberId,
+      operationId,
+    );
+  }
+
+  async heldOperations(memberId?: string): Promise<OperationRecord[]> {
+    const rows = this.#sql(
+      `SELECT * FROM operations WHERE state = 'pending' AND parent_operation_id IS NULL AND held_error IS NOT NULL
+         AND (? IS NULL OR member_id = ?) ORDER BY created_at`,
+    ).all(memberId ?? null, memberId ?? null) as OperationRow[];
+    return rows.map(toOperation);
+  }
+
   async completeOperation({ memberId, operationId }: OperationKey, completion: Completion): Promise<boolean> {
     const result = JSON.stringify(completion.result);
     const now = new Date().toISOString();
     const { changes } = await this.#batch.run(() =>
       this.#sql(
         `UPDATE operations SET state = 'completed', result = ?, source = ?, error = NULL, words_charged = ?,
-           request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?, expired_at = NULL
+           request_body = NULL, accepted_key = ?, accepted_key_source = ?, updated_at = ?, expired_at = NULL,
+           held_error = NULL, held_resumes = 0, resume_after = NULL
          WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
       ).run(result, completion.source, completion.wordsCharged, completion.acceptedKey ?? null, completion.acceptedKeySource ?? null, now, memberId, operationId),
       // Lost in a power cut, the operation is pending again with its key: its resume gets the
@@ -377,12 +428,20 @@ export class SqliteLedger implements Ledger {
     const now = new Date().toISOString();
     this.#db.transaction(() => {
       this.#sql(
-        `UPDATE operations SET state = 'failed', error = ?, words_charged = ?, request_body = NULL, updated_at = ?
+        `UPDATE operations SET state = 'failed', error = ?, words_charged = ?, request_body = NULL, updated_at = ?,
+           held_error = NULL, held_resumes = 0, resume_after = NULL
          WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
       ).run(JSON.stringify(error), wordsCharged, now, memberId, operationId);
       this.#sql('UPDATE operations SET request_body = NULL WHERE member_id = ? AND parent_operation_id = ? AND request_body IS NOT NULL')
         .run(memberId, operationId);
     }).immediate();
+  }
+
+  async keepPending(memberId: string, operationId: string, requestBody: string): Promise<void> {
+    this.#sql(
+      `UPDATE operations SET state = 'pending', error = NULL, request_body = ?, words_reserved = words_charged, updated_at = ?
+       WHERE member_id = ? AND operation_id = ? AND state = 'failed'`,
+    ).run(requestBody, new Date().toISOString(), memberId, operationId);
   }
 
   async purgeSettled(settledBefore: Date): Promise<number> {
@@ -417,9 +476,7 @@ export class SqliteLedger implements Ledger {
     const totals = Object.fromEntries(PRODUCTS.map((product) => [product, 0])) as Record<Product, number>;
     const rows = this.#sql(
         `SELECT product, sum(words_charged) AS words FROM operations
-         WHERE member_id = ? AND state <> 'pending' AND words_charged > 0 AND NOT EXISTS (
-           SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id
-         )
+         WHERE member_id = ? AND ${CHARGED_WORDS_COUNTED}
          GROUP BY product`,
       )
       .all(memberId) as { product: Product; words: number }[];

@@ -10,15 +10,16 @@ import type { RetryPolicy } from '../config.ts';
 import { HttpError, shuttingDown, upstreamErrors } from '../errors.ts';
 import type { Logger } from '../logging.ts';
 import type { Metrics } from '../metrics.ts';
-import type { ForwardRequest, ForwardResult, Forwarder } from './forwarder.ts';
+import { refusesBeforeTheRecord, type ForwardRequest, type ForwardResult, type Forwarder } from './forwarder.ts';
 import type { UpstreamKeyring } from './keyring.ts';
 import { displayUrl } from './readiness.ts';
 import { backoffDelay, parseRetryAfter, sleep } from './retry.ts';
+import { withoutKey } from './without-key.ts';
 
 type Attempt =
   | { kind: 'success'; body: unknown; acceptedKey?: string; acceptedKeySource?: string }
   /** Retry after a backoff: the outcome is unknown or the failure is temporary. */
-  | { kind: 'backoff'; reason: 'network' | 'timeout' | 'unavailable' | 'server_error' | 'provider_aborted' }
+  | { kind: 'backoff'; reason: 'network' | 'timeout' | 'unavailable' | 'server_error' | 'gateway' | 'provider_aborted' }
   /** Retry after the upstream's Retry-After. */
   | { kind: 'wait'; reason: 'in_progress' | 'rate_limited'; waitMs: number | undefined }
   | { kind: 'final'; error: HttpError }
@@ -31,6 +32,10 @@ type Attempt =
  * the BFF tries once more after a backoff and then reports it rather than hammering.
  */
 const MAX_PROVIDER_ABORT_RETRIES = 1;
+
+/** Whether an attempt answered so may still have run upstream: only a 429 and a provider abort say it ran nothing, or charged nothing. */
+const mayHaveRunOn = (attempt: Attempt) =>
+  !(attempt.kind === 'wait' && attempt.reason === 'rate_limited') && !(attempt.kind === 'backoff' && attempt.reason === 'provider_aborted');
 
 export interface HttpForwarderOptions {
   baseUrl: string;
@@ -63,6 +68,10 @@ export class HttpForwarder implements Forwarder {
     const deadline = Date.now() + retry.deadlineMs;
     let providerAborts = 0;
     let lastRetryable: Attempt = { kind: 'backoff', reason: 'network' };
+    let mayHaveRun = operation.mayHaveRun ?? false;
+    /** Whether an attempt of this call may have run upstream (mayHaveRun counts earlier calls too). */
+    let ranHere = false;
+    const refused = (error: HttpError): ForwardResult => ({ ok: false, error, settled: !(mayHaveRun && refusesBeforeTheRecord(error)), ranNothing: !ranHere });
 
     for (let attempt = 0; attempt < retry.maxAttempts; attempt++) {
       const remaining = deadline - Date.now();
@@ -78,12 +87,14 @@ export class HttpForwarder implements Forwarder {
           logger.warn({ product: operation.product, upstreamKey: next.id }, 'upstream key refused during a rotation; retrying with the active key');
           continue;
         }
-        return { ok: false, error: upstreamErrors.keyRejected(), settled: true };
+        return refused(upstreamErrors.keyRejected());
       }
-      if (outcome.kind === 'final') return { ok: false, error: outcome.error, settled: true };
-      if (operation.signal?.aborted) return { ok: false, error: shuttingDown(), settled: false };
+      if (outcome.kind === 'final') return refused(outcome.error);
+      ranHere ||= mayHaveRunOn(outcome);
+      if (operation.signal?.aborted) return { ok: false, error: shuttingDown(), settled: false, ranNothing: !ranHere };
 
       lastRetryable = outcome;
+      mayHaveRun ||= ranHere;
       if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) break;
       const waitMs =
         outcome.kind === 'wait' && outcome.waitMs !== undefined
@@ -103,8 +114,8 @@ export class HttpForwarder implements Forwarder {
     // neither holds its words nor is resumed unasked; a repeat of its id tries it again.
     const aborted = lastRetryable.kind === 'backoff' && lastRetryable.reason === 'provider_aborted';
     // Cut off by the shutdown's grace period: the client is told the BFF restarts, not that the upstream is unreachable.
-    if (operation.signal?.aborted && !aborted) return { ok: false, error: shuttingDown(), settled: false };
-    return { ok: false, error: this.#unsettledError(lastRetryable), settled: aborted };
+    if (operation.signal?.aborted && !aborted) return { ok: false, error: shuttingDown(), settled: false, ranNothing: !ranHere };
+    return { ok: false, error: this.#unsettledError(lastRetryable), settled: aborted, ranNothing: !ranHere };
   }
 
   /**
@@ -192,7 +203,9 @@ export class HttpForwarder implements Forwarder {
         body: operation.body,
         signal: controller.signal,
       });
-      const text = await response.body.text();
+      // A refusal's message is passed on to the member: one that quotes the key must not carry it.
+      const received = await response.body.text();
+      const text = response.statusCode >= 300 ? withoutKey(received, key.value) : received;
       const header = (name: string) => {
         const value = response.headers[name.toLowerCase()];
         return Array.isArray(value) ? value[0] : value;
@@ -242,6 +255,8 @@ function parseJson(text: string): unknown {
   }
 }
 
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function classify(product: Product, status: number, text: string, header: (name: string) => string | undefined): Attempt {
   const body = parseJson(text);
   if (status >= 200 && status < 300) {
@@ -274,7 +289,9 @@ function classify(product: Product, status: number, text: string, header: (name:
     case 429:
       return { kind: 'wait', reason: 'rate_limited', waitMs: retryAfter };
     case 502:
-      return { kind: 'backoff', reason: 'provider_aborted' };
+      // The upstream answers in JSON; a 502 in anything else (an HTML page, an empty body) is a
+      // gateway's in front of it, which may have lost the answer of a call that ran and charged.
+      return isObject(body) ? { kind: 'backoff', reason: 'provider_aborted' } : { kind: 'backoff', reason: 'gateway' };
     case 503:
       return { kind: 'backoff', reason: 'unavailable' };
     default:

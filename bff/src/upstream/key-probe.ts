@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { UPSTREAM_HEADERS, UPSTREAM_PATHS, countWords, newIdempotencyKey, parseUpstreamError } from '@redline/shared';
+import { withoutKey } from './without-key.ts';
 
 /** The test's texts: the new key's request, and the active key's request under the same Idempotency-Key. */
 export const PROBE_TEXT = 'Redline key check.';
@@ -37,7 +38,9 @@ async function detect(baseUrl: string, apiKey: string, idempotencyKey: string, t
       body: JSON.stringify({ text, version: 'v3' }),
       signal: AbortSignal.timeout(20_000),
     });
-    const raw = await response.body.text();
+    const received = await response.body.text();
+    // A refusal's message becomes the test's summary, shown and stored: never with the key in it.
+    const raw = response.statusCode >= 300 ? withoutKey(received, apiKey) : received;
     let body: unknown;
     try {
       body = JSON.parse(raw);

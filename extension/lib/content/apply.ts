@@ -442,7 +442,12 @@ async function applyWatched(
         // the editor's answer to the edit but the page's own change (a co-author's first word).
         const beside = keptBeside(expected, later, start, replacement.length);
         if (beside !== undefined && !writer.typed) return { status: 'applied', strategy, at: beside };
-        live ||= readRange(base, later, start, end, comparable(replacement)).holds === 'replacement';
+        // Changed beyond the replacement after it read as asked (a co-author's words on both sides of
+        // it in one update): the page's change too, whatever readRange makes of it (it reads both
+        // ways where the sentence is in the text twice). Never rolled back: a rollback of the whole
+        // difference would delete their words with it.
+        const change = shortestChange(expected, later);
+        live ||= change.start < start || change.end > start + replacement.length || readRange(base, later, start, end, comparable(replacement)).holds === 'replacement';
       }
       now = later;
       const settled = read(now);
@@ -489,14 +494,14 @@ async function editForChangeStart(target: DomTarget, start: number, end: number,
   if (deletion) {
     if (!selectText(target, start + deletion.start, start + deletion.end, { focus: true })) return 'failed';
     await settle(20);
-    return !writer.typed && editNatively(doc, '') ? 'done' : 'failed';
+    return !writer.typed && editNatively(doc, '', target.element) ? 'done' : 'failed';
   }
   const runs = runsRemovedFirst(original, replacement, joinableIn(target.model(), start));
   if (!runs) return 'ready';
   const [from, to] = runs;
   if (!selectText(target, start + from, start + to, { focus: true })) return 'failed';
   await settle(20);
-  if (writer.typed || !editNatively(doc, '')) return 'failed';
+  if (writer.typed || !editNatively(doc, '', target.element)) return 'failed';
   // The editor reads the deletion back (ProseMirror: when its DOM observer flushes) before the rest goes in.
   await settle(20);
   if (writer.typed || !selectText(target, start, end - (to - from), { focus: true })) return 'failed';
@@ -538,7 +543,7 @@ function run(strategy: Strategy, target: Target, text: string): boolean {
     case 'editor-api':
       return askPage(element, { op: 'insert', text });
     case 'execCommand':
-      return editNatively(doc, text);
+      return editNatively(doc, text, element);
     case 'beforeinput':
       return dispatchBeforeinput(target, 'insertText', text);
     case 'paste': {

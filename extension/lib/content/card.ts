@@ -1,4 +1,5 @@
 import { legendList } from './legend.ts';
+import { onWriterClick } from './writer-click.ts';
 import { UI_CSS } from './styles.ts';
 
 export interface CardAction {
@@ -272,6 +273,6 @@ function button(label: string, run: () => void): HTMLButtonElement {
   const element = document.createElement('button');
   element.type = 'button';
   element.textContent = label;
-  element.addEventListener('click', run);
+  onWriterClick(element, run);
   return element;
 }

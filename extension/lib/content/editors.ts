@@ -73,9 +73,28 @@ const DEFAULT: Strategy[] = ['beforeinput', 'execCommand', 'paste'];
 
 export const FAMILIES: EditorFamily[] = [
   { name: 'Slate', matches: inside('[data-slate-editor]'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  // Yoopta-Editor's block list (BLOCK_DOCUMENT): each block is a Slate editor of its own.
+  { name: 'Slate', matches: (root) => root.matches('.yoopta-editor'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'CKEditor 5', matches: inside('.ck-editor__editable'), strategies: MODEL_FIRST, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'Lexical', matches: inside('[data-lexical-editor]'), strategies: DEFAULT, deletesThroughBeforeinput: true, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
   { name: 'ProseMirror', matches: inside('.ProseMirror'), strategies: DEFAULT, marksFromChangeStart: true, undo: { acceptIsOneStep: true, acceptAll: 'each' } },
+  // Quill inside a shadow root (a web component's editor): its keyboard module acts only while
+  // `document.activeElement` is its root or inside it, never so from a shadow root (the host is),
+  // so its Ctrl+Z binding never runs; its history then undoes only on the `historyUndo`
+  // `beforeinput` the browser sends for Ctrl+Z, which it sends only with an edit in its own undo
+  // stack. An accept through Quill's `beforeinput` handler left none there: Ctrl+Z did nothing,
+  // while the panel said it brings the sentence back (measured, Quill 2.0.3 in Chromium). The
+  // native edit goes first: Quill reads it into its model and history through its mutation
+  // observer, and the browser's undo stack has a step, whose Ctrl+Z Quill's history answers.
+  // In Firefox an `execCommand` from the content script fires a `beforeinput`, which Quill takes
+  // and makes the edit through its model, so the browser's undo stack had none and Ctrl+Z left the
+  // accept in (measured, 2026-11-29); from the page's world it fires none: there it goes first.
+  {
+    name: 'Quill',
+    matches: (root) => inside('.ql-editor')(root) && root.getRootNode() instanceof ShadowRoot,
+    strategies: [...(IN_FIREFOX ? (['editor-api'] as const) : []), 'execCommand', 'beforeinput', 'paste'],
+    undo: { acceptIsOneStep: true, acceptAll: 'grouped' },
+  },
   { name: 'Quill', matches: inside('.ql-editor'), strategies: DEFAULT, undo: { acceptIsOneStep: true, acceptAll: 'grouped' } },
   // Draft.js takes no `beforeinput`, and a native edit over more than one of its leaves (a word in
   // italic and the plain words after it) is read back into the wrong leaf: it replaced the
@@ -156,6 +175,17 @@ export const FAMILIES: EditorFamily[] = [
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
     undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
   },
+  // Froala Editor restores snapshots of its HTML on Ctrl+Z and takes one before the writer's typing
+  // on their keydown, none before an edit through the input pipeline: Ctrl+Z after an accept did
+  // nothing while the panel said it brings the sentence back (measured, 5.4.0). Through its API (a
+  // page-world script) the accept is put between two snapshots.
+  {
+    name: 'Froala',
+    matches: inside('.fr-element'),
+    strategies: ['editor-api', ...DEFAULT],
+    undo: { acceptIsOneStep: true, acceptAll: 'each' },
+    undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },
+  },
   // wysihtml (its composer a body in an iframe it writes itself, over the page's textarea) keeps an
   // undo history of its own, with a step at each word's end (the writer's Space or Enter), Backspace
   // and its own commands, and Ctrl+Z and Ctrl+Y are its. An accept goes into the step open since the
@@ -180,10 +210,11 @@ export const FAMILIES: EditorFamily[] = [
 
 /**
  * Block editors, where each paragraph is an editing host of its own (Editor.js, WordPress's
- * block editor): the document is the list of blocks, so a check from any block covers them
- * all, and an edit goes into the block that holds the sentence.
+ * block editor, Yoopta-Editor): the document is the list of blocks, so a check from any block
+ * covers them all, and an edit goes into the block that holds the sentence. (Yoopta's was not
+ * listed until 2026-11-29: a check covered the focused block alone.)
  */
-export const BLOCK_DOCUMENT = '.codex-editor__redactor, .block-editor-block-list__layout.is-root-container';
+export const BLOCK_DOCUMENT = '.codex-editor__redactor, .block-editor-block-list__layout.is-root-container, .yoopta-editor';
 
 export const CONTENTEDITABLE: EditorFamily = {
   name: 'contenteditable',

@@ -69,8 +69,8 @@ export class DomHighlighter implements Highlighter {
   #spans: readonly HighlightSpan[] = [];
   /** One registered Highlight per style name; ranges are added and removed, never re-registered. */
   readonly #highlights = new Map<string, Highlight>();
-  /** What is drawn now, by result item index. */
-  #drawn = new Map<number, { range: Range; name: string }>();
+  /** What is drawn now, by result item index, with the text each range showed when it was set. */
+  #drawn = new Map<number, Drawn>();
   /** The text offsets drawn around the viewport; undefined when every span is drawn. */
   #window: Span | undefined;
   /** The text the drawn spans index into. */
@@ -157,7 +157,7 @@ export class DomHighlighter implements Highlighter {
     const from = window ? firstIndex(spans, (span) => span.end > window.start) : 0;
     const to = window ? firstIndex(spans, (span) => span.start >= window.end, from) : spans.length;
     const previous = this.#drawn;
-    const drawn = new Map<number, { range: Range; name: string }>();
+    const drawn = new Map<number, Drawn>();
     for (let i = from; i < to; i++) {
       const span = spans[i]!;
       const start = model.position(span.start);
@@ -170,7 +170,7 @@ export class DomHighlighter implements Highlighter {
         const { range } = old;
         if (range.startContainer !== start.node || range.startOffset !== start.offset) range.setStart(start.node, start.offset);
         if (range.endContainer !== end.node || range.endOffset !== end.offset) range.setEnd(end.node, end.offset);
-        drawn.set(span.index, old);
+        drawn.set(span.index, { ...old, text: range.toString() });
         continue;
       }
       if (old) this.#highlights.get(old.name)?.delete(old.range);
@@ -178,7 +178,7 @@ export class DomHighlighter implements Highlighter {
       range.setStart(start.node, start.offset);
       range.setEnd(end.node, end.offset);
       this.#highlights.get(name)?.add(range);
-      drawn.set(span.index, { range, name });
+      drawn.set(span.index, { range, name, text: range.toString() });
     }
     for (const { range, name } of previous.values()) this.#highlights.get(name)?.delete(range);
     this.#drawn = drawn;
@@ -187,10 +187,22 @@ export class DomHighlighter implements Highlighter {
   /**
    * Ranges are live: the browser keeps each highlight on its text while the characters of its
    * text node are edited in place. Not when nodes came or went (an editor re-rendering a line, a
-   * paragraph merged: ranges in them collapse) or text changed away from the caret.
+   * paragraph merged: ranges in them collapse) or text changed away from the caret. Nor when a
+   * range holding the caret's node now shows other text than its sentence: text typed at a range's
+   * start goes into it (a live range grows at its start, not at its end): its start is moved past
+   * that text here, before the frame is painted; a sentence being edited is no longer the one
+   * labelled, and the update then drops or moves the highlight at once.
    */
   holdEdit(): boolean {
-    return this.live.changedOnly(document.getSelection()?.anchorNode);
+    const selection = document.getSelection();
+    const node = selection?.anchorNode;
+    if (!selection || !this.live.changedOnly(node)) return false;
+    for (const { range, text } of this.#drawn.values()) {
+      // A range across several text nodes also holds the ones between its ends (a bold word in the sentence).
+      if (range.startContainer !== node && range.endContainer !== node && (!node || range.startContainer === range.endContainer || !range.intersectsNode(node))) continue;
+      if (range.toString() !== text && !startPastTyped(range, text, selection)) return false;
+    }
+    return true;
   }
 
   spanAtPoint(x: number, y: number): HighlightSpan | undefined {
@@ -245,6 +257,29 @@ export class DomHighlighter implements Highlighter {
     this.clear();
     for (const cleanup of this.#cleanup) cleanup();
   }
+}
+
+/**
+ * A range that shows its sentence with text typed in front of it (what a live range takes in at
+ * its start) is moved to start after that text; whether it shows exactly its sentence then. The
+ * caret tells where the text went in: right after it, so at the sentence's new start. The text
+ * alone does not: "a" typed after the first "a" of "aa b." reads "aaa b.", as if typed before it.
+ */
+function startPastTyped(range: Range, sentence: string, caret: Selection): boolean {
+  const shown = range.toString();
+  const typed = shown.length - sentence.length;
+  const { startContainer: node, startOffset } = range;
+  if (typed <= 0 || !shown.endsWith(sentence) || node.nodeType !== Node.TEXT_NODE || startOffset + typed > (node as Text).length) return false;
+  if (!caret.isCollapsed || caret.anchorNode !== node || caret.anchorOffset !== startOffset + typed) return false;
+  range.setStart(node, startOffset + typed);
+  return range.toString() === sentence;
+}
+
+interface Drawn {
+  range: Range;
+  name: string;
+  /** The range's text when it was set: the live range shows other text once an edit went into it. */
+  text: string;
 }
 
 /** Where an offset of the old text is in the new one; an offset inside the edit moves to its end. */

@@ -12,13 +12,19 @@ import { shortestChange } from './edit-regions.ts';
  * `text` and any other change clear of the range (not touching its edges); else undefined.
  */
 export function holdsAt(before: string, now: string, start: number, end: number, text: string): number | undefined {
+  const places = placesHolding(before, now, start, end, text);
+  return places.length === 1 ? places[0] : undefined;
+}
+
+/** Every place `holdsAt` could answer (none, one, or several when the text fits in more than one). */
+function placesHolding(before: string, now: string, start: number, end: number, text: string): number[] {
   const change = shortestChange(before, now);
   const fits = (at: number) => at >= 0 && now.startsWith(text, at) && changedClearOfEnd(before.slice(0, start), now.slice(0, at)) && changedClearOfStart(before.slice(end), now.slice(at + text.length));
   // Nothing changed before the range, or nothing after it: the range's place is known.
-  if (change.start >= start) return fits(start) ? start : undefined;
+  if (change.start >= start) return fits(start) ? [start] : [];
   if (change.end <= end) {
     const at = now.length - (before.length - end) - text.length;
-    return fits(at) ? at : undefined;
+    return fits(at) ? [at] : [];
   }
   // Changed on both sides: each place that holds the text is tried (near where a diff puts the
   // range, if the text is found in many places), and only one may fit.
@@ -26,13 +32,12 @@ export function holdsAt(before: string, now: string, start: number, end: number,
   for (let at = now.indexOf(text); at !== -1 && places.length <= MAX_PLACES; at = now.indexOf(text, at + 1)) places.push(at);
   if (places.length > MAX_PLACES) {
     const guess = guessedStart(before, now, start, end);
-    if (guess === undefined) return undefined;
+    if (guess === undefined) return [];
     const reach = text.length + (end - start) + 1;
     places.length = 0;
     for (let at = Math.max(0, guess - reach); at <= guess + reach; at++) places.push(at);
   }
-  const fitting = places.filter(fits);
-  return fitting.length === 1 ? fitting[0] : undefined;
+  return places.filter(fits);
 }
 
 /** Places tried one by one before a diff narrows them down: each costs a pass over the text. */
@@ -84,16 +89,17 @@ export type RangeReading = { holds: 'replacement' | 'original'; at: number } | {
 /**
  * [start, end) of `before` read in `now`: it holds `replacement`, or still its own text, with any
  * other change clear of it. A text that reads both ways (a change beside the range repeating its
- * characters) is `either`: nothing may be claimed or tried on it.
+ * characters), or reads as one of them in more than one place, is `either`: nothing may be claimed
+ * or tried on it.
  */
 export function readRange(before: string, now: string, start: number, end: number, replacement: string): RangeReading {
-  const original = before.slice(start, end);
-  const applied = holdsAt(before, now, start, end, replacement);
-  const untouched = now === before ? start : holdsAt(before, now, start, end, original);
-  if (applied !== undefined && untouched !== undefined) return { holds: 'either' };
-  if (applied !== undefined) return { holds: 'replacement', at: applied };
-  if (untouched !== undefined) return { holds: 'original', at: untouched };
-  return { holds: 'other' };
+  const applied = placesHolding(before, now, start, end, replacement);
+  const untouched = now === before ? [start] : placesHolding(before, now, start, end, before.slice(start, end));
+  // One reading is claimed only when the other cannot be made at all: the original found in two
+  // places ("a" among "a aaaa1") is no proof that it was replaced where the replacement fits.
+  if (applied.length === 1 && untouched.length === 0) return { holds: 'replacement', at: applied[0]! };
+  if (untouched.length === 1 && applied.length === 0) return { holds: 'original', at: untouched[0]! };
+  return applied.length + untouched.length === 0 ? { holds: 'other' } : { holds: 'either' };
 }
 
 /**

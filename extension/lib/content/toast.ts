@@ -1,4 +1,5 @@
 import { legendList } from './legend.ts';
+import { onWriterClick } from './writer-click.ts';
 import { UI_CSS } from './styles.ts';
 
 export interface ToastAction {
@@ -67,7 +68,7 @@ export class Toast {
         const button = document.createElement('button');
         button.textContent = action.label;
         if (action.primary) button.className = 'primary';
-        button.addEventListener('click', () => action.run());
+        onWriterClick(button, () => action.run());
         children.push(button);
       }
       if (options.legend) {

@@ -200,8 +200,8 @@ function applyIntensifiers(editor: SentenceEditor): void {
       if (/^[aeio]/iu.test(next.text) && before.end + 1 === token.start) editor.replace(at - 1, at, before.text === 'A' ? 'An' : 'an');
       return;
     }
-    // "very, very" and "Very good." (a reply) stay; a sentence must not start with a lowercase adjective.
-    if (tokens[at + 2]?.text === ',' && tokens[at + 3]?.lower === 'very') return;
+    // "very, very good" and "Very good." (a reply) stay; a sentence must not start with a lowercase adjective.
+    if (before?.text === ',' && tokens[at - 2]?.lower === 'very') return;
     if (!tokens.slice(0, at).some(isWord)) return;
     editor.replace(at, at, '');
   });

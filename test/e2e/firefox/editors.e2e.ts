@@ -3,7 +3,7 @@ import { humanize, splitSentences } from '@redline/shared/analysis';
 import { AI_SENTENCES, PAGE_TEXT } from '../pages/text.ts';
 import { test, expect } from './fixtures.ts';
 import { poll, sleep } from './poll.ts';
-import { textOf } from '../page-probes.ts';
+import { overlayMarks, textOf } from '../page-probes.ts';
 
 // The rich editors the Firefox project had not run (README "Editors"), in Debian's Firefox ESR
 // with the Firefox build: capture, highlights, accept from the sidebar read back in the editor's
@@ -20,18 +20,26 @@ const SUGGESTION = splitSentences(humanize(`${PAGE_TEXT}\n\n${SECOND_PARAGRAPH}`
 interface EditorCase {
   name: string;
   page: string;
+  /** The page's query (`bbcode`). */
+  query?: string;
   /** The editable root (in `frame`, if given). */
   root: string;
   /** The frame that holds the root (TinyMCE's about:srcdoc iframe); the page's main frame otherwise. */
   frame?(tab: Page): Frame | undefined;
   /** Code editors that mark the AI sentences with their own marks (read back through the page's `markedTexts()`). */
   marker?: boolean;
+  /** A textarea, whose highlights are the mirrored overlay's marks. */
+  field?: true;
   /** Whether Ctrl+Z is expected to take the accept back (README, Chromium). */
   undo: boolean;
+  /** The root is editable only once clicked (ContentTools makes the clicked paragraph editable). */
+  click?: true;
 }
 
 // Over BiDi, Firefox reports the about:srcdoc frame with its parent's URL: it is the page's one child frame.
 const tinymceFrame = (tab: Page) => tab.frames().find((frame) => frame !== tab.mainFrame());
+/** The one iframe an editor writes itself (SCEditor's and wysihtml's `about:blank` bodies). */
+const childFrame = tinymceFrame;
 
 const EDITORS: EditorCase[] = [
   { name: 'Lexical', page: 'lexical', root: '#editor', undo: true },
@@ -64,6 +72,26 @@ const EDITORS: EditorCase[] = [
   { name: 'Mobiledoc-kit', page: 'mobiledoc', root: '.__mobiledoc-editor', undo: true },
   { name: 'RoosterJS', page: 'roosterjs', root: '#editor', undo: true },
   { name: 'Plate', page: 'plate', root: '[data-slate-editor]', undo: true },
+  // The five first tested on 2026-11-27 (new-editors.e2e.ts), in Chromium only until then.
+  { name: 'SCEditor (XHTML)', page: 'sceditor', root: 'body', frame: childFrame, undo: true },
+  { name: 'SCEditor (BBCode)', page: 'sceditor', query: 'bbcode', root: 'body', frame: childFrame, undo: true },
+  { name: 'wysihtml', page: 'wysihtml', root: 'body', frame: childFrame, undo: true },
+  { name: 'Simditor', page: 'simditor', root: '.simditor-body', undo: true },
+  { name: 'react-contenteditable', page: 'react-contenteditable', root: '.editable', undo: true },
+  { name: 'ContentTools', page: 'contenttools', root: '[data-editable] > p', click: true, undo: true },
+  // TinyMCE 6's MIT fork, its API on `hugerte` (first tested on 2026-11-28).
+  { name: 'HugeRTE', page: 'hugerte', root: 'body', frame: childFrame, undo: true },
+  // From the outside probes (outside-editors.e2e.ts), in Chromium
+  // only until 2026-11-29. `>>>` is puppeteer's selector into open shadow roots.
+  { name: 'Lit component (textarea in its shadow root)', page: 'lit-field', root: 'draft-field >>> textarea', field: true, undo: true },
+  // Ctrl+Z right after an accept left it in until the accept went through the page's world (editors.ts).
+  { name: 'Quill 2 in a shadow root', page: 'quill-shadow', root: '#host >>> .ql-editor', undo: true },
+  { name: 'Remirror', page: 'remirror', root: '.remirror-editor', undo: true },
+  { name: 'Yoopta-Editor', page: 'yoopta', root: '[data-yoopta-block-id="one"] [data-slate-editor]', undo: true },
+  { name: 'Svelte 5 contenteditable (bind:innerHTML)', page: 'svelte-rich', root: '#rich', undo: true },
+  { name: 'SolidJS signal textarea', page: 'solid-field', root: '#field', field: true, undo: true },
+  { name: 'Froala Editor', page: 'froala', root: '.fr-element', undo: true },
+  { name: 'Angular [(ngModel)] textarea', page: 'angular-field', root: '#field', field: true, undo: true },
   // Already in firefox.e2e.ts; here too (EXTRA=1) to hold a change in the extension to all of them at once.
   ...(process.env.EXTRA
     ? [
@@ -104,7 +132,8 @@ const highlights = (frame: Frame): Promise<string[]> =>
 
 async function focusRoot(tab: Page, editor: EditorCase): Promise<Frame> {
   const frame = editor.frame ? editor.frame(tab)! : tab.mainFrame();
-  await frame.$eval(editor.root, (root) => (root as HTMLElement).focus());
+  if (editor.click) await frame.click(editor.root);
+  else await frame.$eval(editor.root, (root) => (root as HTMLElement).focus());
   return frame;
 }
 
@@ -125,7 +154,7 @@ for (const editor of EDITORS) {
       if (message.type() === 'error' || message.type() === 'warn') errors.push(`${message.type()}: ${message.text()}`);
     });
     try {
-      await tab.goto(`${firefox.pagesUrl}/${editor.page}.html`);
+      await tab.goto(`${firefox.pagesUrl}/${editor.page}.html${editor.query ? `?${editor.query}` : ''}`);
       await tab.bringToFront();
       await tab.waitForFunction(() => typeof (window as unknown as { editorText?: unknown }).editorText === 'function', { timeout: 20_000 });
       if (editor.frame) result.frames = await poll(async () => tab.frames().map((frame) => frame.url()), (urls) => urls.length > 1, 10_000);
@@ -142,7 +171,9 @@ for (const editor of EDITORS) {
       await sleep(300);
       result.highlights = editor.marker
         ? await tab.evaluate(() => (window as unknown as { markedTexts(): string[] }).markedTexts())
-        : await highlights(frame);
+        : editor.field
+          ? await overlayMarks(tab)
+          : await highlights(frame);
       result.unchangedByCheck = (await modelText(tab)) === before;
 
       // Humanize, accept the first suggestion from the sidebar.

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ const PAGES: Record<string, string> = {
   slate: '<h1>Slate</h1><div id="app"></div>',
   ckeditor: '<h1>CKEditor 5</h1><div id="editor"></div>',
   tinymce: '<h1>TinyMCE (classic, iframe)</h1><textarea id="editor"></textarea>',
+  hugerte: '<h1>HugeRTE (classic, iframe)</h1><textarea id="editor"></textarea>',
   stubborn: '<h1>An editor that ignores synthetic edits</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   meddler: '<h1>An editor that rewrites an edit after it went in</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   pasteonly: '<h1>An editor that takes text only from paste</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
@@ -64,12 +65,23 @@ const PAGES: Record<string, string> = {
   milkdown: '<h1>Milkdown</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   article: '',
   'react-fields': '<h1>React controlled fields</h1><div id="app"></div>',
+  'vue-fields': '<h1>Vue 3 fields (v-model)</h1><div id="app"></div>',
+  'svelte-fields': '<h1>Svelte 5 field (bind:value)</h1><div id="app"></div>',
+  'preact-signals': '<h1>Preact field controlled by a signal</h1><div id="app"></div>',
   sceditor: '<h1>SCEditor</h1><link rel="stylesheet" href="./sceditor.min.css"><form action="javascript:void 0"><textarea id="editor" style="width: 100%;"></textarea></form>',
   wysihtml: '<h1>wysihtml</h1><script src="./wysihtml/wysihtml.js"></script><script src="./wysihtml/advanced_and_extended.js"></script><form action="javascript:void 0"><textarea id="editor" style="width: 100%; height: 240px; border: 1px solid #888;"></textarea></form>',
   simditor: '<h1>Simditor</h1><link rel="stylesheet" href="./simditor.css"><textarea id="editor"></textarea>',
   'react-contenteditable': '<h1>react-contenteditable</h1><div id="app"></div>',
   'quill-table': '<h1>Quill 2 with a table</h1><link rel="stylesheet" href="./quill.snow.css"><div id="editor"></div>',
   contenttools: '<h1>ContentTools</h1><link rel="stylesheet" href="./content-tools.min.css"><script src="./content-tools.js"></script><div data-editable data-name="main" style="border: 1px solid #888; padding: 8px;"></div>',
+  'lit-field': '<h1>A Lit component with a textarea in its shadow root</h1><draft-field></draft-field>',
+  'quill-shadow': '<h1>Quill 2 in a shadow root</h1><div id="host"></div>',
+  remirror: '<h1>Remirror</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
+  yoopta: '<h1>Yoopta-Editor</h1><div id="app"></div>',
+  'svelte-rich': '<h1>Svelte 5 contenteditable (bind:innerHTML)</h1><div id="app"></div>',
+  'solid-field': '<h1>SolidJS textarea controlled by a signal</h1><div id="app"></div>',
+  froala: '<h1>Froala Editor</h1><link rel="stylesheet" href="./froala_editor.pkgd.min.css"><div id="editor"></div>',
+  'angular-field': '<h1>Angular textarea with [(ngModel)]</h1><draft-form></draft-form>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
@@ -86,6 +98,18 @@ const simditorModule: Plugin = {
     build.onResolve({ filter: /^simple-module$/ }, (args) =>
       /[\\/]simditor[\\/]/.test(args.importer) ? { path: createRequire(import.meta.url).resolve('simple-module-v2') } : undefined,
     );
+  },
+};
+
+/** Svelte components (`.svelte`) compiled by Svelte's own compiler, as its bundler plugins do. */
+const svelteComponents: Plugin = {
+  name: 'svelte',
+  setup(build) {
+    build.onLoad({ filter: /\.svelte$/ }, async (args) => {
+      const { compile } = await import('svelte/compiler');
+      const { js } = compile(readFileSync(args.path, 'utf8'), { filename: args.path, generate: 'client' });
+      return { contents: js.code, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
   },
 };
 
@@ -107,12 +131,15 @@ export async function buildPages(): Promise<void> {
     logLevel: 'warning',
     loader: { '.css': 'empty' },
     // Draft.js (through fbjs) still reads Node's `global`.
-    define: { global: 'globalThis' },
-    plugins: [simditorModule],
+    // Vue's bundler build (its template compiler included) reads its feature flags from the bundler.
+    define: { global: 'globalThis', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
+    plugins: [simditorModule, svelteComponents],
   });
   // TinyMCE self-hosted: its skin and content CSS from the npm package.
   const tinymce = path.dirname(createRequire(import.meta.url).resolve('tinymce/package.json'));
   cpSync(path.join(tinymce, 'skins'), path.join(PAGES_DIR, 'tinymce', 'skins'), { recursive: true });
+  const hugerte = path.dirname(createRequire(import.meta.url).resolve('hugerte/package.json'));
+  cpSync(path.join(hugerte, 'skins'), path.join(PAGES_DIR, 'hugerte', 'skins'), { recursive: true });
   // Editors whose layout needs their own style sheet (esbuild drops imported CSS above).
   const resolve = createRequire(import.meta.url).resolve;
   cpSync(resolve('easymde/dist/easymde.min.css'), path.join(PAGES_DIR, 'easymde.min.css'));
@@ -137,6 +164,7 @@ export async function buildPages(): Promise<void> {
   cpSync(path.join(path.dirname(resolve('wysihtml/package.json')), 'dist', 'wysihtml.js'), path.join(PAGES_DIR, 'wysihtml', 'wysihtml.js'));
   cpSync(path.join(path.dirname(resolve('wysihtml/package.json')), 'parser_rules', 'advanced_and_extended.js'), path.join(PAGES_DIR, 'wysihtml', 'advanced_and_extended.js'));
   cpSync(resolve('simditor/styles/simditor.css'), path.join(PAGES_DIR, 'simditor.css'));
+  cpSync(resolve('froala-editor/css/froala_editor.pkgd.min.css'), path.join(PAGES_DIR, 'froala_editor.pkgd.min.css'));
   cpSync(resolve('quill/dist/quill.snow.css'), path.join(PAGES_DIR, 'quill.snow.css'));
   cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.js'), path.join(PAGES_DIR, 'content-tools.js'));
   cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.min.css'), path.join(PAGES_DIR, 'content-tools.min.css'));

@@ -28,3 +28,7 @@ declare module 'sceditor/src/sceditor.js';
 declare module 'sceditor/src/formats/bbcode.js';
 declare module 'sceditor/src/formats/xhtml.js';
 declare module 'simditor';
+// Vue's full build (its runtime template compiler): the same API as `vue`.
+declare module 'vue/dist/vue.esm-bundler.js' {
+  export * from 'vue';
+}
