@@ -201,6 +201,7 @@ export class DomHighlighter implements Highlighter {
       // A range across several text nodes also holds the ones between its ends (a bold word in the sentence).
       if (range.startContainer !== node && range.endContainer !== node && (!node || range.startContainer === range.endContainer || !range.intersectsNode(node))) continue;
       if (range.toString() !== text && !startPastTyped(range, text, selection)) return false;
+      if (caretWithin(range, selection)) return false;
     }
     return true;
   }
@@ -273,6 +274,19 @@ function startPastTyped(range: Range, sentence: string, caret: Selection): boole
   if (!caret.isCollapsed || caret.anchorNode !== node || caret.anchorOffset !== startOffset + typed) return false;
   range.setStart(node, startOffset + typed);
   return range.toString() === sentence;
+}
+
+/**
+ * The caret between two characters of a range: the edit went in there, even when the range still
+ * reads as its sentence ("aba" typed over with "a" in front of "a." leaves the range on "a.").
+ */
+function caretWithin(range: Range, caret: Selection): boolean {
+  const { anchorNode: node, anchorOffset: offset } = caret;
+  if (!node || !range.isPointInRange(node, offset)) return false;
+  const before = range.cloneRange();
+  before.setEnd(node, offset);
+  const shown = before.toString().length;
+  return shown > 0 && shown < range.toString().length;
 }
 
 interface Drawn {
