@@ -165,6 +165,8 @@ function follow(instances: Instance[], before: string, after: string): void {
       else if (instance.start >= edit.start + edit.removed) moved = instance.start + edit.inserted - edit.removed;
       if (moved !== undefined) break;
     }
+    // A changed sentence whose text comes back right where it was (an undo puts back what was deleted at its start) is there, not after what went in.
+    if (moved !== undefined && instance.state === 'changed' && !after.startsWith(instance.sentence, moved) && edits.some((edit) => edit.start === instance.start) && after.startsWith(instance.sentence, instance.start)) moved = instance.start;
     if (moved === undefined) {
       // Where it was, as far as the edit lets it be known (its text may come back there: an undo).
       const edit = edits[0]!;
