@@ -99,7 +99,7 @@ function SignIns({ member, act }: { member: any; act: Act }) {
           {signIns.map((signIn) => (
             <li key={signIn.id} data-sign-in={signIn.clientName}>
               {/* The client's own word (registration is open): isolated, so it cannot reorder the host after it. */}
-              <bdi>{signIn.clientName}</bdi> <span class="muted">({reaches(signIn.resource)}{signIn.redirectHost ? `, back to ${signIn.redirectHost}` : ''})</span>, since{' '}
+              <bdi>{signIn.clientName}</bdi> <span class="muted">({reaches(signIn.resource)}, may {signIn.scopes.join(', ')}{signIn.redirectHost ? `, back to ${signIn.redirectHost}` : ''})</span>, since{' '}
               {when(signIn.createdAt)}, until {when(signIn.expiresAt)}{' '}
               <button type="button" aria-label={`End ${member.name}'s sign-in of ${signIn.clientName}`} onClick={() => void end(signIn)}>
                 End

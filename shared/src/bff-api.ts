@@ -126,6 +126,7 @@ export const BFF_ERROR_CODES = [
   'body_too_large',
   'unauthorized',
   'origin_not_allowed',
+  'insufficient_scope',
   'rate_limited',
   'member_budget_exceeded',
   'operation_id_reused',

@@ -89,6 +89,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       clientName: 'Test assistant',
       redirectHost: '127.0.0.1:7777',
       resource: `${h.bff.url}/mcp`,
+      scopes: ['detect', 'humanize', 'sources'],
       createdAt: expect.any(String),
       expiresAt: expect.any(String),
     });

@@ -51,11 +51,11 @@ export class OAuthTestClient {
     return { authorizationUrl, codeVerifier, state };
   }
 
-  /** Exchanges the code from the redirect the browser landed on. */
-  async exchange(callback: URL, start: PkceStart): Promise<oauth.TokenEndpointResponse> {
+  /** Exchanges the code from the redirect the browser landed on, for the resource the authorization request named. */
+  async exchange(callback: URL, start: PkceStart, resource = this.resource): Promise<oauth.TokenEndpointResponse> {
     const parameters = oauth.validateAuthResponse(this.as, this.client, callback, start.state);
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, oauth.None(), parameters, this.redirectUri, start.codeVerifier, {
-      additionalParameters: { resource: this.resource },
+      additionalParameters: { resource },
       ...insecure,
     });
     return oauth.processAuthorizationCodeResponse(this.as, this.client, response);

@@ -294,7 +294,7 @@ test("console: an administrator sees a member's assistant sign-ins and ends one;
   await row.getByLabel('Sign-ins of console-assistants').click();
   const listed = row.locator('li[data-sign-in]');
   await expect(listed).toHaveCount(2);
-  await expect(row.locator('li[data-sign-in="Ended assistant"]')).toContainText('assistant (MCP), back to 127.0.0.1:7777');
+  await expect(row.locator('li[data-sign-in="Ended assistant"]')).toContainText('assistant (MCP), may detect, humanize, sources, back to 127.0.0.1:7777');
 
   page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: "End console-assistants's sign-in of Ended assistant" }).click();

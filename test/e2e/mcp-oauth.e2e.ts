@@ -140,12 +140,15 @@ test('a hosted MCP client signs in with OAuth 2.1 + PKCE, calls a tool, refreshe
   expect(authorizationUrl.origin).toBe(bffUrl);
   expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorizationUrl.searchParams.get('resource')).toBe(mcpUrl.href);
+  // The SDK's client asks for the scopes the protected-resource metadata lists: every product here.
+  expect(authorizationUrl.searchParams.get('scope')).toBe('detect humanize sources');
 
   // 2. The member approves in the browser, signing in with their member token.
   const page = await browser.newPage();
   await page.goto(authorizationUrl.href);
   await expect(page.locator('#client-name')).toHaveText('E2E Assistant');
   await expect(page.locator('#redirect-host')).toHaveText(`127.0.0.1:${callbackPort}`);
+  await expect(page.locator('#scopes li')).toHaveText(['check text for AI writing (detector words)', 'rewrite text (humanizer words)', 'check text for sources (plagiarism words)']);
   await page.locator('#credential').fill(`rl_${'Z'.repeat(43)}`);
   await page.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('alert')).toContainText('unknown, revoked');

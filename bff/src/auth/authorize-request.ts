@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidRequestError, OAuthError, UnsupportedResponseTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidRequestError, InvalidScopeError, OAuthError, UnsupportedResponseTypeError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { redirectUriMatches } from '@modelcontextprotocol/sdk/server/auth/handlers/authorize.js';
+import { requestedScopes } from './scopes.ts';
 
 /** What an authorization request ends in: a code for the client, or a refusal. */
 export type AuthorizationOutcome = { code: string } | OAuthError;
@@ -81,12 +82,14 @@ async function trustedRedirectUri(clients: OAuthRegisteredClientsStore, paramete
 function requestProblem(parameters: Parameters, resourceProblem: AuthorizationRequestCheck['resourceProblem']): OAuthError | undefined {
   const repeated = SINGLE_PARAMETERS.find((name) => parameters[name] !== undefined && typeof parameters[name] !== 'string');
   if (repeated) return new InvalidRequestError(`${repeated} must be sent once`);
-  const { response_type: responseType, code_challenge: challenge, code_challenge_method: method, resource } = parameters;
+  const { response_type: responseType, code_challenge: challenge, code_challenge_method: method, resource, scope } = parameters;
   if (responseType === undefined) return new InvalidRequestError('response_type=code is required');
   if (responseType !== 'code') return new UnsupportedResponseTypeError('Only response_type=code is supported');
   if (!challenge || method !== 'S256') return new InvalidRequestError('code_challenge with code_challenge_method=S256 is required');
   // RFC 7636 section 4.2: S256's challenge is the base64url SHA-256 of the verifier, no padding.
   if (!/^[A-Za-z0-9_-]{43}$/.test(String(challenge))) return new InvalidRequestError('code_challenge must be the base64url SHA-256 of the code_verifier without padding: 43 characters of A-Z, a-z, 0-9, - and _');
+  const scopeProblem = requestedScopes(scope as string | undefined).problem;
+  if (scopeProblem) return new InvalidScopeError(scopeProblem);
   return typeof resource === 'string' ? resourceProblem(resource) : undefined;
 }
 

@@ -1,12 +1,15 @@
 import type { Request, RequestHandler } from 'express';
 import { authenticate, looksLikeToken, memberTokenProblem } from '../members.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
+import { SCOPES, type Scope } from './scopes.ts';
 
 /** Who is calling: a member, by their member token (local clients) or an OAuth access token (hosted clients). */
 export interface Caller {
   member: MemberRecord;
   via: 'member_token' | 'oauth';
   clientId?: string;
+  /** What an OAuth grant allows (auth/scopes.ts); undefined for a member token, which allows everything. */
+  scopes?: readonly Scope[];
 }
 
 /** Checks OAuth access tokens; throws InvalidAccessToken with the reason a client may see. */
@@ -52,6 +55,25 @@ export function bearerChallenge(tokenSent: boolean, reason: string | undefined, 
     ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : []),
   ];
   return parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer';
+}
+
+/**
+ * Why a signed-in caller may not make a call, or undefined when it may: an OAuth grant
+ * without the scope of the product the call spends (a member token may do everything).
+ */
+export function missingScope(caller: { scopes?: readonly Scope[] }, needed: Scope): string | undefined {
+  if (!caller.scopes || caller.scopes.includes(needed)) return undefined;
+  return `This sign-in was not allowed to ${SCOPES[needed].consent}. Sign in again and allow the "${needed}" scope.`;
+}
+
+/**
+ * The `WWW-Authenticate` of a 403 for a missing scope (RFC 6750 section 3.1; the MCP
+ * specification's scope challenge): the scopes to ask for, the grant's and the one needed,
+ * so that a client can sign in again for them (step-up) and lose nothing it had.
+ */
+export function scopeChallenge(granted: readonly Scope[], needed: Scope, reason: string, metadataUrl: URL | undefined): string {
+  const scopes = [...new Set([...granted, needed])];
+  return ['Bearer error="insufficient_scope"', `scope="${scopes.join(' ')}"`, `error_description="${quoted(reason)}"`, ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : [])].join(', ');
 }
 
 export interface BearerOptions {

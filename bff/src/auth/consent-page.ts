@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { SCOPES, grantedScopes } from './scopes.ts';
 
 export const CONSENT_PATH = '/oauth/consent';
 
@@ -12,6 +13,8 @@ const plainLine = (value: string) => value.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]
 export interface ConsentView {
   client: Pick<OAuthClientInformationFull, 'client_name' | 'client_uri'>;
   redirectUri: string;
+  /** What the client asks to do (auth/scopes.ts). */
+  scopes: readonly string[];
   /** The signed authorization request (auth/tokens.ts), posted back with the decision. */
   request: string;
   error?: string;
@@ -26,6 +29,7 @@ export interface ConsentView {
 export function renderConsentPage(res: Response, view: ConsentView, status = 200): void {
   const redirect = new URL(view.redirectUri);
   const name = view.client.client_name?.trim() || 'An unnamed application';
+  const abilities = grantedScopes(view.scopes).map((scope) => `<li>${SCOPES[scope].consent}</li>`).join('');
   res
     .status(status)
     .set({
@@ -57,7 +61,9 @@ export function renderConsentPage(res: Response, view: ConsentView, status = 200
 </head>
 <body>
 <h1>Allow <strong id="client-name"><bdi>${escapeHtml(name)}</bdi></strong> to use Redline as you?</h1>
-<p>It will be able to run AI-writing checks, rewrites and source checks with your team's account, charged to your word budget. It will be sent back to <span class="host" id="redirect-host">${escapeHtml(redirect.host)}</span>.</p>
+<p>With your team's account, charged to your word budget, it will be able to:</p>
+<ul id="scopes">${abilities}</ul>
+<p>It will be sent back to <span class="host" id="redirect-host">${escapeHtml(redirect.host)}</span>.</p>
 <p>Only approve if you started this sign-in yourself. You can revoke it at any time from the application, and your administrator can revoke your access.</p>
 <form method="post" action="${CONSENT_PATH}">
   <input type="hidden" name="request" value="${escapeHtml(view.request)}">

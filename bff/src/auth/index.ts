@@ -16,6 +16,7 @@ import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
 import { plainErrorDescriptions } from './plain-errors.ts';
 import { MemberAuthorizationServer } from './provider.ts';
 import { apiProtectedResourceMetadataUrl, apiResourceUrl, mcpResourceUrl, protectedResourceMetadataUrl, publicUrlResolver } from './public-url.ts';
+import { ALL_SCOPES } from './scopes.ts';
 import { TokenSigner } from './tokens.ts';
 
 export interface AuthDeps {
@@ -62,7 +63,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
     let router: express.Router | undefined;
     try {
       const metadata = {
-        ...createOAuthMetadata({ provider, issuerUrl: issuer }),
+        ...createOAuthMetadata({ provider, issuerUrl: issuer, scopesSupported: ALL_SCOPES }),
         token_endpoint_auth_methods_supported: ['none'],
         revocation_endpoint_auth_methods_supported: ['none'],
         authorization_response_iss_parameter_supported: true,
@@ -77,6 +78,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
           resource: apiResource.href,
           authorization_servers: [issuer.href],
           bearer_methods_supported: ['header'],
+          scopes_supported: ALL_SCOPES,
           resource_name: 'Redline API (browser extension)',
         });
       });
@@ -96,6 +98,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
           issuerUrl: issuer,
           resourceServerUrl: resource,
           resourceName: 'Redline (team text analysis)',
+          scopesSupported: ALL_SCOPES,
           // Limited in front of this router (see `limits`), where the limiters are created once.
           authorizationOptions: { rateLimit: false },
           tokenOptions: { rateLimit: false },
@@ -145,14 +148,17 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
     oauth(req, res, next);
   });
 
+  const mcpResourceMetadataUrl = (req: IncomingMessage) => (server(req).router ? protectedResourceMetadataUrl(publicUrl(req)) : undefined);
   return {
     router,
     requireCaller: requireCaller({
       ledger,
       accessTokens: (req) => (server(req).router ? server(req).provider : undefined),
       resource: (req) => mcpResourceUrl(publicUrl(req)),
-      resourceMetadataUrl: (req) => (server(req).router ? protectedResourceMetadataUrl(publicUrl(req)) : undefined),
+      resourceMetadataUrl: mcpResourceMetadataUrl,
     }),
+    /** Where the MCP endpoint's protected-resource metadata is; undefined when OAuth is off. */
+    mcpResourceMetadataUrl,
     /**
      * The member behind an OAuth access token for the /v1 API (the extension's sign-in);
      * undefined when OAuth is off. Throws InvalidAccessToken, with a reason for the client,
@@ -161,7 +167,7 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
     apiCaller: async (req: IncomingMessage, token: string) => {
       const { router: oauth, provider } = server(req);
       if (!oauth) return undefined;
-      return (await provider.verify(token, apiResourceUrl(publicUrl(req)))).member;
+      return provider.verify(token, apiResourceUrl(publicUrl(req)));
     },
     apiResourceMetadataUrl: (req: IncomingMessage) => (server(req).router ? apiProtectedResourceMetadataUrl(publicUrl(req)) : undefined),
     /** Revokes every OAuth grant of a member (their tokens are refused anyway once the member is revoked). */
@@ -202,7 +208,7 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
     const error = credential
       ? 'That member token or sign-in link is unknown, revoked, expired or already used. Check it, or make a new link in the console (My usage) or ask your administrator.'
       : 'Enter your member token or a sign-in link to approve.';
-    return renderConsentPage(res, { client, redirectUri: request.redirectUri, request: requestValue, error }, 401);
+    return renderConsentPage(res, { client, redirectUri: request.redirectUri, scopes: request.scopes, request: requestValue, error }, 401);
   }
   answer({ code: code! });
 }

@@ -11,6 +11,7 @@ import type { AccessTokenVerifier, Caller } from './bearer.ts';
 import { InvalidAccessToken } from './bearer.ts';
 import { clientsStore } from './clients.ts';
 import { renderConsentPage } from './consent-page.ts';
+import { ALL_SCOPES, grantedScopes, requestedScopes } from './scopes.ts';
 import { AccessTokenRefused, TokenSigner, randomToken, tokenHash } from './tokens.ts';
 
 export interface ProviderOptions {
@@ -52,6 +53,10 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     try {
       const resource = this.#checkResource(params.resource?.href);
+      // Checked in front of the SDK too (authorize-request.ts); here for a request that reached the provider otherwise.
+      const requested = requestedScopes(params.scopes?.join(' '));
+      if (requested.problem !== undefined) throw new InvalidScopeError(requested.problem);
+      const { scopes } = requested;
       const request = await (await this.options.signer()).consentRequest({
         clientId: client.client_id,
         redirectUri: params.redirectUri,
@@ -59,10 +64,10 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
         redirectUriSent: redirectUriSent(res),
         codeChallenge: params.codeChallenge,
         state: params.state,
-        scopes: params.scopes ?? [],
+        scopes,
         resource,
       });
-      renderConsentPage(res, { client, redirectUri: params.redirectUri, request });
+      renderConsentPage(res, { client, redirectUri: params.redirectUri, scopes, request });
     } catch (error) {
       const refusal = error instanceof OAuthError ? error : this.#serverError(client, error);
       res.redirect(302, authorizationResponse(params.redirectUri, this.options.issuer, params.state, refusal));
@@ -153,7 +158,8 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     const owner = await store.grantOfRefreshToken(tokenHash(refreshToken));
     if (!owner || owner.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
     // RFC 6749 section 6: a refresh cannot widen what the member approved (a narrower request gets the grant's, named in `scope`).
-    if (scopes?.some((scope) => !owner.scopes.includes(scope))) throw new InvalidScopeError(`scope may only name scopes of the grant: ${owner.scopes.join(' ') || '(none)'}`);
+    const granted: string[] = grantedScopes(owner.scopes);
+    if (scopes?.some((scope) => scope && !granted.includes(scope))) throw new InvalidScopeError(`scope may only name scopes of the grant: ${granted.join(' ')}`);
     if (resource !== undefined && this.#checkResource(resource.href) !== owner.resource) throw new InvalidTargetError('resource does not match the grant');
     const next = randomToken();
     const rotation = await store.rotateRefreshToken(tokenHash(refreshToken), { tokenHash: tokenHash(next), expiresAt: this.#refreshExpiry(now) }, now);
@@ -171,7 +177,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     try {
       const resource = new URL(this.options.resources[0]);
       const caller = await this.verify(token, resource);
-      return { token, clientId: caller.clientId!, scopes: [], resource, expiresAt: undefined, extra: { memberId: caller.member.id } };
+      return { token, clientId: caller.clientId!, scopes: [...(caller.scopes ?? [])], resource, expiresAt: undefined, extra: { memberId: caller.member.id } };
     } catch (error) {
       throw new InvalidTokenError(error instanceof Error ? error.message : 'invalid token');
     }
@@ -192,7 +198,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     const member = await store.activeMember(grant.memberId);
     if (!member) throw new InvalidAccessToken('The member was revoked. Ask your administrator.');
     if (grant.revokedAt !== null) throw new InvalidAccessToken('The access token was revoked. Sign in again.');
-    return { member, via: 'oauth', clientId: grant.clientId };
+    return { member, via: 'oauth', clientId: grant.clientId, scopes: grantedScopes(grant.scopes) };
   }
 
   /** Revoking either token ends the whole grant (RFC 7009 section 2.1 allows it; a client that signs out means all of it). */
@@ -210,8 +216,9 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   }
 
   async #tokens(grant: { id: string; clientId: string; memberId: string; resource: string; scopes: string[] }, refreshToken: string): Promise<OAuthTokens> {
+    const scopes = grantedScopes(grant.scopes);
     const { token, expiresAt } = await (await this.options.signer()).accessToken(
-      { memberId: grant.memberId, clientId: grant.clientId, grantId: grant.id, scopes: grant.scopes, resource: grant.resource },
+      { memberId: grant.memberId, clientId: grant.clientId, grantId: grant.id, scopes, resource: grant.resource },
       this.options.accessTokenSeconds,
     );
     return {
@@ -219,7 +226,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
       token_type: 'Bearer',
       expires_in: expiresAt - Math.floor(Date.now() / 1000),
       refresh_token: refreshToken,
-      ...(grant.scopes.length > 0 ? { scope: grant.scopes.join(' ') } : {}),
+      scope: scopes.join(' '),
     };
   }
 
@@ -234,7 +241,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
    */
   async grantFor(client: OAuthClientInformationFull, memberId: string, resource: string): Promise<OAuthTokens> {
     const redirectUri = client.redirect_uris[0]!;
-    const request = { clientId: client.client_id, redirectUri, redirectUriSent: true, codeChallenge: randomToken(), scopes: [], resource: this.#checkResource(resource) };
+    const request = { clientId: client.client_id, redirectUri, redirectUriSent: true, codeChallenge: randomToken(), scopes: ALL_SCOPES, resource: this.#checkResource(resource) };
     return this.exchangeAuthorizationCode(client, await this.issueCode(request, memberId), undefined, redirectUri);
   }
 

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { MemberRecord } from '../storage/ledger.ts';
 import type { ActiveGrant, OAuthStore } from '../storage/oauth-store.ts';
+import { grantedScopes } from '../auth/scopes.ts';
 import { ConsoleError } from './errors.ts';
 
 export interface SignInRoutesDeps {
@@ -38,6 +39,7 @@ export function signInRoutes(admin: Router, { oauth, now, actor, activeMember, a
         id: grant.id,
         ...(await clientOf(store, grant)),
         resource: grant.resource,
+        scopes: grantedScopes(grant.scopes),
         createdAt: new Date(grant.createdAt).toISOString(),
         expiresAt: new Date(grant.refreshExpiresAt).toISOString(),
       })),

@@ -99,7 +99,7 @@ export function createApp({ config, ledger, ledgerHealth, engine, metrics, logge
     res.json(openApiDocument);
   });
 
-  app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller }));
+  app.use(mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller: auth.requireCaller, resourceMetadataUrl: auth.mcpResourceMetadataUrl }));
 
   app.use((_req, _res, next) => {
     next(notFound());

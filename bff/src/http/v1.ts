@@ -8,9 +8,11 @@ import {
   PRODUCTS,
   countCharacters,
   type BffCostResponse,
+  type Product,
   type BffUsageResponse,
 } from '@redline/shared';
-import { CREDENTIALS_IN_URL, InvalidAccessToken, bearerChallenge, hasCredentialInUrl, readBearer } from '../auth/bearer.ts';
+import { CREDENTIALS_IN_URL, InvalidAccessToken, bearerChallenge, hasCredentialInUrl, missingScope, readBearer, scopeChallenge, type Caller } from '../auth/bearer.ts';
+import { scopeFor, type Scope } from '../auth/scopes.ts';
 import type { BffConfig } from '../config.ts';
 import { HttpError, notFound } from '../errors.ts';
 import type { Logger } from '../logging.ts';
@@ -30,7 +32,7 @@ import { parseRequest } from './validation.ts';
 
 /** OAuth sign-in for the API (auth/index.ts): the member behind an access token, and where to get one. */
 export interface ApiOAuth {
-  apiCaller(req: IncomingMessage, token: string): Promise<MemberRecord | undefined>;
+  apiCaller(req: IncomingMessage, token: string): Promise<Caller | undefined>;
   apiResourceMetadataUrl(req: IncomingMessage): URL | undefined;
 }
 
@@ -47,6 +49,8 @@ export interface V1Deps {
 
 interface Route {
   path: string;
+  /** What an OAuth grant must allow to use the route (auth/scopes.ts); none for the member's own figures. */
+  scope?: Scope;
   /** POST routes get the request's parsed JSON body; GET routes none. */
   handle(member: MemberRecord, body: unknown): Promise<unknown> | unknown;
 }
@@ -85,11 +89,12 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
   const get = (path: string, handle: Route['handle']) => routes.set(`GET ${path}`, { path, handle });
   /** The methods a path answers, for an OPTIONS request that is not a browser's preflight. */
   const methodsOf = (path: string) => [...(routes.has(`GET ${path}`) ? ['GET', 'HEAD'] : []), ...(routes.has(`POST ${path}`) ? ['POST'] : [])];
-  const operation = (path: string, toInput: (body: unknown) => OperationInput) => post(path, (member, body) => engine.run(member, toInput(body)));
+  const operation = <P extends Product>(path: string, product: P, toInput: (body: unknown) => Extract<OperationInput, { product: P }>) =>
+    routes.set(`POST ${path}`, { path, scope: scopeFor(product), handle: (member, body) => engine.run(member, toInput(body)) });
 
-  operation(BFF_PATHS.detector, (body) => ({ product: 'detector', ...parseRequest(BffDetectRequest, body, max) }));
-  operation(BFF_PATHS.humanizer, (body) => ({ product: 'humanizer', ...parseRequest(BffHumanizeRequest, body, max) }));
-  operation(BFF_PATHS.plagiarism, (body) => ({ product: 'plagiarism', ...parseRequest(BffPlagiarismRequest, body, max) }));
+  operation(BFF_PATHS.detector, 'detector', (body) => ({ product: 'detector', ...parseRequest(BffDetectRequest, body, max) }));
+  operation(BFF_PATHS.humanizer, 'humanizer', (body) => ({ product: 'humanizer', ...parseRequest(BffHumanizeRequest, body, max) }));
+  operation(BFF_PATHS.plagiarism, 'plagiarism', (body) => ({ product: 'plagiarism', ...parseRequest(BffPlagiarismRequest, body, max) }));
   post(BFF_PATHS.cost, (_member, body) => {
     const { text } = parseRequest(BffCostRequest, body, max);
     const { words, parts } = documentWords(text);
@@ -115,24 +120,25 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
   });
 
   /** A member token, or an OAuth access token bound to this API (the extension's sign-in). */
-  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<MemberRecord> => {
+  const authenticate = async (req: IncomingMessage, res: ServerResponse): Promise<Caller> => {
     const { token, problem } = readBearer(req.headers.authorization);
-    let member: MemberRecord | undefined;
+    let caller: Caller | undefined;
     let refusal =
       problem ?? (token ? 'This member token is unknown or revoked. Ask your administrator for a new one.' : 'Sign in on the extension\'s options page, or send your member token as "Authorization: Bearer rl_...".');
     if (token !== undefined && !problem) {
       if (looksLikeToken(token)) {
-        member = await members.authenticate(token);
+        const member = await members.authenticate(token);
+        caller = member && { member, via: 'member_token' };
       } else {
         try {
-          member = await oauth.apiCaller(req, token);
+          caller = await oauth.apiCaller(req, token);
         } catch (error) {
           if (!(error instanceof InvalidAccessToken)) throw error;
           refusal = error.message;
         }
       }
     }
-    if (member) return member;
+    if (caller) return caller;
     res.setHeader('WWW-Authenticate', bearerChallenge(token !== undefined, refusal, oauth.apiResourceMetadataUrl(req)));
     throw HttpError.of(401, 'unauthorized', refusal);
   };
@@ -143,7 +149,8 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
     record.route = route?.path;
     if (!allowOrigin(allowedOrigins, req, res)) return;
     if (hasCredentialInUrl(req.url)) throw HttpError.of(400, 'invalid_request', CREDENTIALS_IN_URL);
-    const member = await authenticate(req, res);
+    const caller = await authenticate(req, res);
+    const { member } = caller;
     record.member = member.id;
     await takeRequest(rateLimiter, member);
     const allowed = req.method === 'OPTIONS' ? methodsOf(path) : [];
@@ -157,6 +164,11 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
       if (methods.length === 0) throw notFound();
       res.setHeader('Allow', methods.join(', '));
       throw HttpError.of(405, 'method_not_allowed', `${path} takes ${methods.join(' or ')}, not ${req.method}. The API is described at /openapi.json.`);
+    }
+    const refusal = route.scope && missingScope(caller, route.scope);
+    if (refusal) {
+      res.setHeader('WWW-Authenticate', scopeChallenge(caller.scopes!, route.scope!, refusal, oauth.apiResourceMetadataUrl(req)));
+      throw HttpError.of(403, 'insufficient_scope', refusal);
     }
     const body = req.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
     sendJson(res, 200, await route.handle(member, body));

@@ -6,7 +6,8 @@ import { LedgerUnavailableError } from '../storage/faults.ts';
 import type { Logger } from '../logging.ts';
 import { takeRequest, type RateLimiter } from '../http/rate-limit.ts';
 import type { OperationEngine } from '../operations/engine.ts';
-import type { Caller } from '../auth/bearer.ts';
+import { missingScope, scopeChallenge, type Caller } from '../auth/bearer.ts';
+import { scopeFor } from '../auth/scopes.ts';
 import { errorSummary } from './summaries.ts';
 import { inToolWords, TOOLS, type ToolDefinition } from './tools.ts';
 import { notJsonRpc } from './json-rpc.ts';
@@ -22,6 +23,8 @@ export interface McpRouterOptions {
   rateLimiter: RateLimiter;
   /** Authenticates the caller and sets `res.locals.caller` (auth/bearer.ts). */
   requireCaller: express.RequestHandler;
+  /** The protected-resource metadata a scope challenge points to; undefined when OAuth is off. */
+  resourceMetadataUrl(req: Request): URL | undefined;
 }
 
 export const MCP_PATH = '/mcp';
@@ -40,7 +43,7 @@ const INTERNAL = () => HttpError.of(500, 'internal_error', 'Something went wrong
  * BFF errors come back as tool errors (`isError`) with the BFF's code and message; JSON-RPC
  * errors are left to the SDK for protocol faults.
  */
-export function mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller }: McpRouterOptions): express.Router {
+export function mcpRouter({ config, engine, logger, version, rateLimiter, requireCaller, resourceMetadataUrl }: McpRouterOptions): express.Router {
   const router = express.Router();
   const runTool = async (tool: ToolDefinition, caller: Caller, args: Record<string, unknown>): Promise<CallToolResult> => {
     try {
@@ -89,8 +92,16 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes, strict: false, verify: refuseNonUtf8 }), async (req: Request, res: Response) => {
     const problem = req.body === undefined ? undefined : notJsonRpc(req.body);
     if (problem) return void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${problem}.` } });
+    const caller = res.locals.caller as Caller;
+    const refused = refusedToolCall(req.body, caller);
+    if (refused) {
+      // Before the SDK runs the call: a 403 with the scope challenge is what lets a client sign in again for the scope (step-up).
+      logger.info({ tool: refused.tool.name, member: caller.member.id, via: caller.via, code: 'insufficient_scope' }, 'mcp tool call refused');
+      res.set('WWW-Authenticate', scopeChallenge(caller.scopes!, scopeFor(refused.tool.product), refused.reason, resourceMetadataUrl(req)));
+      return void res.status(403).json({ jsonrpc: '2.0', id: refused.id, error: { code: -32000, message: refused.reason, data: { error: { code: 'insufficient_scope', message: refused.reason } } } });
+    }
     const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
-    const server = serverFor(McpServer, res.locals.caller as Caller);
+    const server = serverFor(McpServer, caller);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -116,4 +127,16 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   });
 
   return router;
+}
+
+/** The first tool call in a message (or batch) that the caller's sign-in does not allow, with why. */
+function refusedToolCall(body: unknown, caller: Caller): { tool: ToolDefinition; id: unknown; reason: string } | undefined {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const { method, params, id } = (message ?? {}) as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+    if (method !== 'tools/call') continue;
+    const tool = TOOLS.find((candidate) => candidate.name === params?.name);
+    const reason = tool && missingScope(caller, scopeFor(tool.product));
+    if (reason) return { tool: tool!, id: id ?? null, reason };
+  }
+  return undefined;
 }

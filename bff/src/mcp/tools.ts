@@ -12,6 +12,7 @@ import {
   DetectorVersion,
   HumanizerModel,
   McpIdempotencyKey,
+  type Product,
 } from '@redline/shared';
 import type { OperationInput, OperationOutcome } from '../operations/engine.ts';
 import { parseRequest } from '../http/validation.ts';
@@ -31,6 +32,8 @@ const idempotencyKey = McpIdempotencyKey.describe(
 
 export interface ToolDefinition {
   name: string;
+  /** The balance the tool spends, and so the OAuth scope it needs (auth/scopes.ts). */
+  product: Product;
   title: string;
   description: string;
   inputSchema: z.ZodRawShape;
@@ -52,6 +55,7 @@ export function inToolWords(error: BffError): BffError {
 export const TOOLS: ToolDefinition[] = [
   {
     name: 'detect_ai_text',
+    product: 'detector',
     title: 'Detect AI writing',
     description:
       'Analyse text for AI-writing signals with sentence-level detail: each sentence gets a label (AI or Human) and a score, and ai_percentage is the share of characters in AI-labelled sentences. Results are probabilistic review signals, not proof of authorship. Uses the detector word balance.',
@@ -62,6 +66,7 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'humanize_text',
+    product: 'humanizer',
     title: 'Humanize text',
     description:
       'Rewrite the supplied text with a humanizer model and return an editable result. Review the rewrite for meaning, facts, names, links, tone and required terms. Uses the humanizer word balance.',
@@ -72,6 +77,7 @@ export const TOOLS: ToolDefinition[] = [
   },
   {
     name: 'check_sources',
+    product: 'plagiarism',
     title: 'Check sources (plagiarism)',
     description:
       'Look for sentence-level overlap with web sources and return the similar source sentence, similarity and link for each match. No match does not prove originality; each match needs human review. Uses the plagiarism word balance.',
