@@ -372,11 +372,12 @@ interface Froala {
  * an accept did nothing, while the panel said it brings the sentence back (measured, 5.4.0). A
  * snapshot is taken before the edit and after it (Froala skips one equal to its latest). The
  * instance is on the element Froala was made on (`data-froala.editor`, its own data store): its
- * box around the editable, or the textarea beside that box.
+ * box around the editable (or around the frame whose body is the editable, in its iframe mode), or
+ * the textarea beside that box.
  */
 function froalaFor(root: Element): EditorApi | undefined {
-  if (!root.classList.contains('fr-element')) return undefined;
-  const box = root.closest('.fr-box');
+  // In its iframe mode the editable is the body of a frame inside the box.
+  const box = root.classList.contains('fr-element') ? root.closest('.fr-box') : root.ownerDocument.defaultView?.frameElement?.closest('.fr-box');
   const editor = [box, box?.nextElementSibling, box?.previousElementSibling]
     .map((element) => (element as unknown as Record<string, Froala | undefined> | null | undefined)?.['data-froala.editor'])
     .find((candidate) => candidate?.el === root);

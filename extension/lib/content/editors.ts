@@ -62,6 +62,8 @@ export interface UndoBehaviour {
 const IN_FIREFOX = (import.meta as { env?: { FIREFOX?: boolean } }).env?.FIREFOX === true;
 
 const inside = (selector: string) => (root: HTMLElement) => root.matches(selector) || root.closest(selector) !== null;
+/** The root is the body of a frame inside `selector` (an editor that writes its editable's frame itself). */
+const framedIn = (selector: string) => (root: HTMLElement) => root.ownerDocument.defaultView?.frameElement?.closest(selector) != null;
 
 /**
  * Editors that keep a model and re-render the DOM from it handle `beforeinput` themselves;
@@ -160,7 +162,7 @@ export const FAMILIES: EditorFamily[] = [
   // after the edit. Its undo is the browser's own in its frame.
   {
     name: 'SCEditor',
-    matches: (root) => root.ownerDocument.defaultView?.frameElement?.closest('.sceditor-container') != null,
+    matches: framedIn('.sceditor-container'),
     strategies: ['editor-api', ...DEFAULT],
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
   },
@@ -178,10 +180,12 @@ export const FAMILIES: EditorFamily[] = [
   // Froala Editor restores snapshots of its HTML on Ctrl+Z and takes one before the writer's typing
   // on their keydown, none before an edit through the input pipeline: Ctrl+Z after an accept did
   // nothing while the panel said it brings the sentence back (measured, 5.4.0). Through its API (a
-  // page-world script) the accept is put between two snapshots.
+  // page-world script) the accept is put between two snapshots. In its iframe mode (`iframe: true`)
+  // the editable is the body of a frame in its box, marked only `fr-view`: it was taken for a plain
+  // contenteditable, whose note promised an undo that did nothing (measured, until 2026-11-29).
   {
     name: 'Froala',
-    matches: inside('.fr-element'),
+    matches: (root) => inside('.fr-element')(root) || framedIn('.fr-box')(root),
     strategies: ['editor-api', ...DEFAULT],
     undo: { acceptIsOneStep: true, acceptAll: 'each' },
     undoWithoutApi: { acceptIsOneStep: false, acceptAll: 'each' },

@@ -82,6 +82,13 @@ const PAGES: Record<string, string> = {
   'solid-field': '<h1>SolidJS textarea controlled by a signal</h1><div id="app"></div>',
   froala: '<h1>Froala Editor</h1><link rel="stylesheet" href="./froala_editor.pkgd.min.css"><div id="editor"></div>',
   'angular-field': '<h1>Angular textarea with [(ngModel)]</h1><draft-form></draft-form>',
+  'angular-rich': '<h1>Angular contenteditable with a ControlValueAccessor</h1><draft-form></draft-form>',
+  'ckeditor-multiroot': '<h1>CKEditor 5 (multi-root)</h1><div id="title" style="border: 1px solid #888;"></div><div id="body" style="border: 1px solid #888; margin-top: 12px;"></div>',
+  'vue-lazy': '<h1>Vue 3 textarea with v-model.lazy</h1><div id="app"></div>',
+  'jodit-iframe': '<h1>Jodit (iframe mode)</h1><link rel="stylesheet" href="./jodit.min.css"><textarea id="editor"></textarea>',
+  'froala-iframe': '<h1>Froala Editor (iframe mode)</h1><link rel="stylesheet" href="./froala_editor.pkgd.min.css"><div id="editor"></div>',
+  'tinymce-inline': '<h1>TinyMCE (inline)</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
+  'ckeditor4-inline': '<h1>CKEditor 4 (inline)</h1><script src="./ckeditor4/ckeditor.js"></script><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
