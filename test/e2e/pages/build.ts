@@ -87,6 +87,7 @@ const PAGES: Record<string, string> = {
   'vue-lazy': '<h1>Vue 3 textarea with v-model.lazy</h1><div id="app"></div>',
   'jodit-iframe': '<h1>Jodit (iframe mode)</h1><link rel="stylesheet" href="./jodit.min.css"><textarea id="editor"></textarea>',
   'froala-iframe': '<h1>Froala Editor (iframe mode)</h1><link rel="stylesheet" href="./froala_editor.pkgd.min.css"><div id="editor"></div>',
+  'suneditor-iframe': '<h1>SunEditor (iframe mode)</h1><link rel="stylesheet" href="./suneditor.min.css"><div id="editor"></div>',
   'tinymce-inline': '<h1>TinyMCE (inline)</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   'ckeditor4-inline': '<h1>CKEditor 4 (inline)</h1><script src="./ckeditor4/ckeditor.js"></script><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',

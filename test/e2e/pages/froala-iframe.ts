@@ -1,5 +1,5 @@
 import FroalaEditor from 'froala-editor';
-import { PAGE_TEXT } from './text.ts';
+import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
 import { htmlText } from './html-text.ts';
 
 // Froala Editor 5 in its iframe mode (`iframe: true`): its editable body in a frame it writes
@@ -14,7 +14,7 @@ new FroalaEditor('#editor', {
     },
   },
 }, function (this: FroalaEditor) {
-  this.html.set(`<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`);
+  this.html.set(formattedPage() ? FORMATTED_HTML : `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`);
   this.undo.reset();
   model = this.html.get();
   Object.assign(window, { editorText: () => htmlText(model), editorHtml: () => this.html.get() });
