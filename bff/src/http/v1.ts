@@ -170,8 +170,11 @@ export function createV1Handler({ config, ledger, engine, metrics, logger, rateL
       res.setHeader('WWW-Authenticate', scopeChallenge(caller.scopes!, route.scope!, refusal, oauth.apiResourceMetadataUrl(req)));
       throw HttpError.of(403, 'insufficient_scope', refusal);
     }
-    const body = req.method === 'POST' ? await readJsonBody(req, config.maxBodyBytes) : undefined;
-    sendJson(res, 200, await route.handle(member, body));
+    if (req.method !== 'POST') return sendJson(res, 200, await route.handle(member, undefined));
+    const body = await readJsonBody(req, config.maxBodyBytes);
+    // Asked again once the body is in: a revocation that reached this instance while a slow upload
+    // (a large document) arrived stops the request before anything is sent or charged.
+    sendJson(res, 200, await route.handle((await authenticate(req, res)).member, body));
   };
 
   return (req, res, path) => {

@@ -89,7 +89,9 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   };
 
   // Not strict: a body of valid JSON that is not an object or array is an invalid request, not a parse error.
-  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes, strict: false, verify: refuseNonUtf8 }), async (req: Request, res: Response) => {
+  // The caller is asked again once the body is in: a revocation that reached this instance while
+  // the body arrived stops the call before anything is sent or charged.
+  router.post(MCP_PATH, requireCaller, express.json({ limit: config.maxBodyBytes, strict: false, verify: refuseNonUtf8 }), requireCaller, async (req: Request, res: Response) => {
     const problem = req.body === undefined ? undefined : notJsonRpc(req.body);
     if (problem) return void res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${problem}.` } });
     const caller = res.locals.caller as Caller;
