@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCTS, type Product } from '@redline/shared';
 import { loadConfig } from '@redline/bff/config';
 import { createMember, revokeMember } from '@redline/bff/members';
+import { usageReport } from '@redline/bff/console/usage';
 import { startBff, type RunningBff } from '@redline/bff/server';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
 import { upstreamControl } from '../upstream/client.ts';
-import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, readResponse, request, type BffResponse } from './harness.ts';
+import { BFF_LISTENING, startServerProcess } from './processes.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, readResponse, request, startHarness, type BffResponse, type Harness } from './harness.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -129,7 +132,178 @@ describe('two instances on one PostgreSQL ledger, a client failing over between 
     const budgets = await instances[1]!.ledger.budgetUsage(memberId);
     expect(usage).toEqual(account.charged);
     expect(budgets).toEqual(account.charged);
+    // The console's usage report (per UTC day, per member) says the same.
+    const report = await usageReport(instances[1]!.ledger, await instances[1]!.ledger.consoleStore(), {}, Date.now());
+    expect(report.members.find((member) => member.id === memberId)!.words).toEqual(account.charged);
   }, 60_000);
+
+  it('documents in parts, failed over mid-way: every part the upstream charged is counted once', async () => {
+    const next = random(Number(process.env.PROBE4_SEED ?? 4) + 100);
+    const control = upstreamControl(double.url);
+    const before = (await control.account('demo')).charged;
+    const usageBefore = await instances[0]!.ledger.wordsCharged(memberId);
+    const sentence = 'The committee reviewed the annual figures and agreed on a plan. ';
+    const faultKinds = [
+      { kind: 'delay', delayMs: 1500 },
+      { kind: 'delay', delayMs: 3500 },
+      { kind: 'drop-after' },
+      { kind: 'status', status: 503, phase: 'after' },
+      { kind: 'status', status: 502, phase: 'before', delayMs: 300 },
+      { kind: 'status', status: 429, phase: 'before', retryAfterSeconds: 1 },
+    ];
+    await control.addFaults(Array.from({ length: 30 }, () => ({ fault: faultKinds[Math.floor(next() * faultKinds.length)] })));
+    const clients = (['detector', 'plagiarism', 'detector', 'plagiarism'] as Product[]).map((product, index) => {
+      const text = sentence.repeat(2600 + index * 700) + `End ${index}.`;
+      const body = { operationId: `doc-${index}-${process.pid}`, text };
+      const plan = Array.from({ length: 8 }, () => ({ instance: Math.floor(next() * 2), timeoutMs: 500 + Math.floor(next() * 3000), parallel: next() < 0.4 }));
+      return { product, body, plan };
+    });
+    const outcomes = await Promise.all(
+      clients.map(async ({ product, body, plan }) => {
+        let last: BffResponse | 'aborted' = 'aborted';
+        for (const step of plan) {
+          const tries = step.parallel ? [send(step.instance, product, body, step.timeoutMs), send(1 - step.instance, product, body, step.timeoutMs)] : [send(step.instance, product, body, step.timeoutMs)];
+          const answers = await Promise.all(tries);
+          last = answers.find((answer) => answer !== 'aborted' && answer.status === 200) ?? answers[0]!;
+          if (last !== 'aborted' && last.status === 200) break;
+          await sleep(100);
+        }
+        return last === 'aborted' ? 'aborted' : `${last.status} ${last.body?.error?.code ?? ''} parts=${last.body?.parts}`;
+      }),
+    );
+    console.log('document outcomes', outcomes.join(', '));
+    await control.clearFaults();
+    for (let round = 0; round < 40; round++) {
+      const pending = await instances[0]!.ledger.pendingOperations();
+      if (pending.length === 0) break;
+      for (const instance of instances) await instance.engine.resumePending();
+      await sleep(300);
+    }
+    expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
+    const after = (await control.account('demo')).charged;
+    const usage = await instances[0]!.ledger.wordsCharged(memberId);
+    const budgets = await instances[1]!.ledger.budgetUsage(memberId);
+    for (const product of PRODUCTS) {
+      expect(usage[product] - usageBefore[product], product).toBe(after[product] - before[product]);
+      expect(budgets[product], product).toBe(usage[product]);
+    }
+  }, 60_000);
+});
+
+describe('kill -9 of the instance running a document: the other instance\'s sweep settles it, with no client', () => {
+  const schema = `probe4_kill_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe4-kill-'));
+  let double: RunningUpstreamDouble;
+  let survivor: RunningBff;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true, inProgressRetryAfterSeconds: 1 });
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await survivor?.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('every part the upstream charged is counted once, and a repeat is a replay', async () => {
+    const env = {
+      ...FAST_RETRIES,
+      BFF_DATA_DIR: folder,
+      BFF_DATABASE_URL: POSTGRES_URL,
+      BFF_DATABASE_SCHEMA: schema,
+      BFF_RESUME_INTERVAL_SECONDS: '1',
+      UPSTREAM_BASE_URL: double.url,
+      UPSTREAM_API_KEY: 'demo-key-primary',
+    };
+    const doomed = await startServerProcess(process.execPath, ['--import', 'tsx', 'bff/src/main.ts'], { ...env, BFF_PORT: '0' }, BFF_LISTENING);
+    child = doomed.child;
+    survivor = await startBff(loadConfig({ ...env, BFF_PORT: '0' }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
+    const { member, token } = await createMember(survivor.ledger, 'writer', { detector: 1_000_000 });
+    const control = upstreamControl(double.url);
+    // Parts in flight for a while, some answered and lost with the process.
+    await control.addFaults([
+      { fault: { kind: 'delay', delayMs: 1500 }, product: 'detector' },
+      { fault: { kind: 'drop-after', delayMs: 800 }, product: 'detector' },
+      { fault: { kind: 'status', status: 503, phase: 'after', delayMs: 300 }, product: 'detector' },
+    ]);
+    const text = 'The committee reviewed the annual figures and agreed on a plan. '.repeat(7000) + 'The end.';
+    const operationId = `killed-document-${process.pid}`;
+    const answer = request(doomed.url, '/v1/detect', { operationId, text }, token).catch((error: Error) => error);
+    for (let i = 0; i < 100 && (await control.received()).length < 3; i++) await sleep(20);
+    await sleep(400);
+    doomed.child.kill('SIGKILL');
+    expect(await answer).toBeInstanceOf(Error);
+    let record;
+    for (let i = 0; i < 100; i++) {
+      record = await survivor.ledger.findOperation(member.id, operationId);
+      if (record?.state !== 'pending') break;
+      await sleep(100);
+    }
+    expect(record?.state).toBe('completed');
+    const charged = (await control.account('demo')).charged.detector;
+    expect((await survivor.ledger.wordsCharged(member.id)).detector).toBe(charged);
+    expect((await survivor.ledger.budgetUsage(member.id)).detector).toBe(charged);
+    const repeat = await request(survivor.url, '/v1/detect', { operationId, text }, token);
+    expect([repeat.status, repeat.body.replayed, repeat.body.wordsCharged, repeat.body.parts]).toEqual([200, true, charged, 3]);
+  }, 60_000);
+});
+
+describe('a member budget raced for its last words on two instances', () => {
+  const schema = `probe4_budget_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe4-budget-'));
+  let double: RunningUpstreamDouble;
+  const instances: RunningBff[] = [];
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true });
+    const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema, BFF_MEMBER_RATE_LIMIT: '10000', UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
+    for (let i = 0; i < 2; i++) {
+      instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    }
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('no more than the budget is charged, none refused that would fit in what is left, and each refusal says what is left', async () => {
+    const budget = 100;
+    const { member, token } = await createMember(instances[0]!.ledger, 'racer', { plagiarism: budget });
+    const next = random(7);
+    const sizes = Array.from({ length: 40 }, () => 1 + Math.floor(next() * 12));
+    const answers = await Promise.all(
+      sizes.map((size, index) =>
+        request(instances[index % 2]!.url, '/v1/plagiarism', { operationId: `race-${index}-${process.pid}`, text: Array.from({ length: size }, (_, word) => `w${word}`).join(' ') }, token),
+      ),
+    );
+    const charged = answers.reduce((sum, answer) => sum + (answer.status === 200 ? answer.body.wordsCharged : 0), 0);
+    expect(charged).toBeLessThanOrEqual(budget);
+    const left = budget - charged;
+    for (const [index, answer] of answers.entries()) {
+      if (answer.status === 200) continue;
+      expect(answer.body.error.code).toBe('member_budget_exceeded');
+      expect(sizes[index]).toBeGreaterThan(left);
+      expect(answer.body.error.requiredWords).toBe(sizes[index]);
+      expect(answer.body.error.remainingWords).toBeGreaterThanOrEqual(left);
+      expect(answer.body.error.remainingWords).toBeLessThan(sizes[index]!);
+    }
+    expect((await upstreamControl(double.url).account('demo')).charged.plagiarism).toBe(charged);
+    const usage = await request(instances[1]!.url, '/v1/usage', undefined, token);
+    expect(usage.body.products.plagiarism).toEqual({ wordsCharged: charged, budget, remaining: left });
+    // Exactly at the limit is allowed, one word over is not.
+    if (left > 0) {
+      const over = await request(instances[0]!.url, '/v1/plagiarism', { operationId: `race-over-${process.pid}`, text: Array.from({ length: left + 1 }, (_, word) => `x${word}`).join(' ') }, token);
+      expect([over.status, over.body.error?.remainingWords, over.body.error?.requiredWords]).toEqual([403, left, left + 1]);
+      const exact = await request(instances[1]!.url, '/v1/plagiarism', { operationId: `race-exact-${process.pid}`, text: Array.from({ length: left }, (_, word) => `y${word}`).join(' ') }, token);
+      expect([exact.status, exact.body.wordsCharged]).toEqual([200, left]);
+    }
+    expect((await instances[0]!.ledger.budgetUsage(member.id)).plagiarism).toBe(budget);
+  }, 30_000);
 });
 
 describe('a member revoked on one instance while their request is still arriving at the other', () => {
@@ -221,5 +395,86 @@ describe('a member revoked on one instance while their request is still arriving
     const answer = await revokedWhileArriving('leaked-mcp-token', '/mcp', () => JSON.stringify(call), 'Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n');
     expect([answer.status, answer.body?.error?.code]).toEqual([401, 'unauthorized']);
     expect((await control.account('demo')).charged.detector).toBe(before);
+  }, 30_000);
+});
+
+describe('a revoked member\'s operations left pending by the upstream\'s rate limit', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { BFF_RESUME_INTERVAL_SECONDS: '3600' } });
+  });
+  afterAll(() => h?.close());
+
+  /** The sweep for operations left pending, twice (the first only notes them), as the timer runs it. */
+  const sweep = async () => {
+    await h.bff.engine.resumeLeftPending();
+    await h.bff.engine.resumeLeftPending();
+    await sleep(500);
+  };
+
+  it('are not sent after the revocation when nothing of them ran; one that may have been charged is still counted', async () => {
+    const { member, token } = await createMember(h.bff.ledger, 'abused-token');
+    const texts = ['Spam one two three four.', 'Spam five six seven eight nine.', 'Spam ten eleven twelve.'];
+    // The account is rate limited (the abuse itself, say): each call is refused 429 past the deadline.
+    await h.control.addFaults([{ fault: { kind: 'status', status: 429, retryAfterSeconds: 60 }, product: 'plagiarism', times: texts.length }]);
+    const refused = await Promise.all(texts.map((text, index) => h.call('/v1/plagiarism', { operationId: `abuse-${index}-${process.pid}`, text }, { token })));
+    expect(refused.map((answer) => answer.body.error?.code)).toEqual(['busy', 'busy', 'busy']);
+    // One more that the upstream ran and charged, whose answer was lost: a later retry is rate limited too.
+    await h.control.addFaults([
+      { fault: { kind: 'drop-after' }, product: 'plagiarism' },
+      { fault: { kind: 'status', status: 429, retryAfterSeconds: 60 }, product: 'plagiarism' },
+    ]);
+    const charged = await h.call('/v1/plagiarism', { operationId: `abuse-charged-${process.pid}`, text: 'Charged before the revocation here.' }, { token });
+    expect(charged.body.error?.code).toBe('busy');
+    expect((await h.control.account('demo')).charged.plagiarism).toBe(5);
+
+    expect(await revokeMember(h.bff.ledger, member.id)).toBe(true);
+    await h.control.clearFaults();
+    const received = (await h.control.received()).length;
+    await sweep();
+    await h.bff.engine.resumePending(); // as after a restart
+
+    // The charge already made is counted (its replay costs nothing); nothing else is sent or charged.
+    expect((await h.control.account('demo')).charged.plagiarism).toBe(5);
+    const sent = (await h.control.received()).slice(received);
+    expect(sent).toHaveLength(1);
+    expect((await h.bff.ledger.findOperation(member.id, `abuse-charged-${process.pid}`))?.state).toBe('completed');
+    for (const index of texts.keys()) {
+      const record = await h.bff.ledger.findOperation(member.id, `abuse-${index}-${process.pid}`);
+      expect([record?.state, record?.error?.error.code]).toEqual(['failed', 'unauthorized']);
+    }
+    expect(await h.bff.ledger.pendingOperations()).toEqual([]);
+    expect((await h.bff.ledger.wordsCharged(member.id)).plagiarism).toBe(5);
+    expect((await h.bff.ledger.budgetUsage(member.id)).plagiarism).toBe(5);
+  }, 30_000);
+
+  it('a document: the part that may have been charged is counted, the parts never sent are not sent, and the document fails', async () => {
+    const { member, token } = await createMember(h.bff.ledger, 'abused-document');
+    const before = (await h.control.account('demo')).charged.detector;
+    // One part runs and is charged, its answer lost, then every call is rate limited past the deadline.
+    await h.control.addFaults([
+      { fault: { kind: 'drop-after' }, product: 'detector' },
+      { fault: { kind: 'status', status: 429, retryAfterSeconds: 60 }, product: 'detector', times: 5 },
+    ]);
+    const operationId = `abuse-document-${process.pid}`;
+    const text = 'The committee reviewed the annual figures and agreed on a plan. '.repeat(7000) + 'The end.';
+    const answer = await h.call('/v1/detect', { operationId, text }, { token });
+    expect(answer.body.error?.code).toBe('busy');
+    const charged = (await h.control.account('demo')).charged.detector - before;
+    expect(charged).toBeGreaterThan(0);
+
+    expect(await revokeMember(h.bff.ledger, member.id)).toBe(true);
+    await h.control.clearFaults();
+    const received = (await h.control.received()).length;
+    await sweep();
+    await h.bff.engine.resumePending();
+
+    expect((await h.control.account('demo')).charged.detector - before).toBe(charged);
+    expect((await h.control.received()).slice(received)).toHaveLength(1);
+    const record = await h.bff.ledger.findOperation(member.id, operationId);
+    expect([record?.state, record?.error?.error.code]).toEqual(['failed', 'unauthorized']);
+    expect((await h.bff.ledger.partsOf(member.id, operationId)).map((part) => part.state).sort()).toEqual(['completed', 'pending', 'pending']);
+    expect((await h.bff.ledger.wordsCharged(member.id)).detector).toBe(charged);
+    expect((await h.bff.ledger.budgetUsage(member.id)).detector).toBe(charged);
   }, 30_000);
 });

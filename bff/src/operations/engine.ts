@@ -120,6 +120,10 @@ const operationIdReused = (operationId: string) =>
     { operationId },
   );
 
+/** Why what never ran upstream of a revoked member's operation is not sent: nobody could fetch its result. */
+const memberRevoked = () =>
+  HttpError.of(401, 'unauthorized', 'The member was revoked before this check was sent in full: what had not been sent was not sent, and only what the upstream had already run was charged.');
+
 const fingerprintOf = (product: Product, body: string) => createHash('sha256').update(`${product}\n${body}`).digest('hex');
 
 function parseResult(product: Product, body: unknown, version: DetectorVersion | undefined) {
@@ -212,7 +216,7 @@ export class OperationEngine {
   /** Resumes operations a crash or a deadline left pending, with their original keys and bytes. */
   async resumePending(): Promise<number> {
     const pending = await this.options.ledger.pendingOperations();
-    this.#resume(pending);
+    this.#resume(pending, await this.#revokedAmong(pending));
     return pending.length;
   }
 
@@ -230,18 +234,26 @@ export class OperationEngine {
     // sweep, it would be refused every sweep (a restart or a client's repeat still resumes it at once).
     const left = pending.filter((record) => this.#pendingAtLastSweep.has(keyOf(record)) && (record.held === null || Date.parse(record.held.resumeAfter) <= now));
     this.#pendingAtLastSweep = new Set(pending.map(keyOf));
-    return this.#resume(left);
+    return this.#resume(left, await this.#revokedAmong(left));
   }
 
-  /** Runs the operations again that are not running here; how many were started. */
-  #resume(records: readonly OperationRecord[]): number {
+  /** The members of these operations who were revoked since. */
+  async #revokedAmong(records: readonly OperationRecord[]): Promise<Set<string>> {
+    if (records.length === 0) return new Set();
+    const members = await this.options.ledger.listMembers();
+    return new Set(members.filter((member) => member.revokedAt !== null && records.some((record) => record.memberId === member.id)).map((member) => member.id));
+  }
+
+  /** Runs the operations again that are not running here (those of `revoked` members only as far as they may have run); how many were started. */
+  #resume(records: readonly OperationRecord[], revoked: ReadonlySet<string>): number {
     let started = 0;
     for (const record of records) {
       const key = keyOf(record);
       if (this.#inflight.has(key)) continue;
       started++;
       this.options.logger.info({ operationId: record.operationId, product: record.product }, 'resuming pending operation');
-      this.#track(key, record.fingerprint, (owns) => (owns(true), this.#execute(record))).catch((error: unknown) => {
+      const run = () => (revoked.has(record.memberId) ? this.#resumeRevoked(record) : this.#execute(record));
+      this.#track(key, record.fingerprint, (owns) => (owns(true), run())).catch((error: unknown) => {
         // An answer for a client (the outcome is in the ledger, a repeat will see it) needs no
         // line; anything else (a ledger write that failed) would be retried at every start unseen.
         if (!(error instanceof HttpError)) {
@@ -250,6 +262,21 @@ export class OperationEngine {
       });
     }
     return started;
+  }
+
+  /**
+   * A revoked member's operation, resumed: what may have run upstream is resumed as any other (its
+   * charge is counted, and a replay charges nothing more), but nothing is sent that never was. Its
+   * result could never be fetched (the member's requests are refused), so a run now would only spend
+   * the team's words; it is settled failed instead, its reserved words freed.
+   */
+  async #resumeRevoked(record: OperationRecord): Promise<Settled> {
+    const parts = await this.options.ledger.partsOf(record.memberId, record.operationId);
+    if (parts.length > 0) return this.#executeDocument(record, parts, undefined, memberRevoked());
+    if (mayHaveRunBefore(record)) return this.#forward(record);
+    const error = memberRevoked();
+    await this.options.ledger.failOperation(record.memberId, record.operationId, { status: error.status, error: error.body });
+    throw error;
   }
 
   /** Stops taking operations and waits for running ones; past the grace period they are left pending. */
@@ -584,7 +611,7 @@ export class OperationEngine {
    * again. A part the upstream refused for good settles the document with that error; an
    * open outcome leaves it pending, to be resumed.
    */
-  async #executeDocument(parent: OperationRecord, parts: OperationRecord[], text?: string): Promise<Settled> {
+  async #executeDocument(parent: OperationRecord, parts: OperationRecord[], text?: string, stopWith?: HttpError): Promise<Settled> {
     const { ledger, partConcurrency, forwarder, logger } = this.options;
     if (parent.state === 'completed') return { record: parent, replayed: true };
     if (parts.some((part) => part.state === 'completed' && part.expiredAt !== null)) {
@@ -603,7 +630,8 @@ export class OperationEngine {
     }
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
-    let failure: { error: HttpError; settled: boolean; index: number } | undefined;
+    /** What failed the document: a part's error (`index`), or the reason a resume stops it. */
+    let failure: { error: HttpError; settled: boolean; index?: number } | undefined;
     /**
      * A part whose outcome is still open (a deadline passed while the upstream may be running and
      * charging it). While one is, the document is not settled: a failed document is never resumed,
@@ -612,12 +640,14 @@ export class OperationEngine {
     let partLeftOpen = false;
     /** Words charged by parts that failed all the same (an answer that could not be read). */
     const chargedByFailedParts = new Map<number, number>();
-    // A resume (no client waiting) of a document one part of which was refused for good: only the
-    // parts already sent whose outcome is still open are settled, and their words counted. Nothing
-    // else is sent, so a document its writer was told had failed is never run on behind their back
-    // (after a quota top-up it would have been completed and charged). A client's repeat runs it all.
+    // A resume (no client waiting) of a document one part of which was refused for good, or whose
+    // member was revoked (`stopWith`): only the parts already sent whose outcome is still open are
+    // settled, and their words counted. Nothing else is sent, so a document its writer was told had
+    // failed is never run on behind their back (after a quota top-up it would have been completed and
+    // charged), nor one nobody can fetch any more. A client's repeat runs it all.
     const refused = text === undefined ? parts.find((part) => part.state === 'failed' && part.error !== null) : undefined;
-    const toRun = parts.map((_, index) => index).filter((index) => refused === undefined || (parts[index]!.state === 'pending' && mayHaveRunBefore(parts[index]!)));
+    const stop = refused !== undefined ? { error: new HttpError(refused.error!.status, refused.error!.error), index: parts.indexOf(refused) } : stopWith && { error: stopWith };
+    const toRun = parts.map((_, index) => index).filter((index) => stop === undefined || (parts[index]!.state === 'pending' && mayHaveRunBefore(parts[index]!)));
     const worker = async () => {
       while (next < toRun.length && failure === undefined) {
         const index = toRun[next++]!;
@@ -631,14 +661,14 @@ export class OperationEngine {
       }
     };
     await Promise.all(Array.from({ length: Math.min(partConcurrency, toRun.length) }, worker));
-    if (failure === undefined && refused !== undefined) failure = { error: new HttpError(refused.error!.status, refused.error!.error), settled: true, index: parts.indexOf(refused) };
+    if (failure === undefined && stop !== undefined) failure = { ...stop, settled: true };
     if (failure !== undefined) {
       // Before settling, the parts as the ledger holds them now: one this run did not reach may be
       // open elsewhere (another instance running a client's repeat, or an earlier run), and what
       // another instance completed meanwhile was charged. An open one keeps the document pending.
       const current = failure.settled && !partLeftOpen ? await ledger.partsOf(parent.memberId, parent.operationId) : parts;
       const charged = current.reduce((sum, part, index) => sum + (chargedByFailedParts.get(index) ?? (done[index] ?? part).wordsCharged), 0);
-      const error = documentPartError(failure.error, failure.index, parts.length, charged, this.options.resultRetentionHours);
+      const error = failure.index === undefined ? failure.error : documentPartError(failure.error, failure.index, parts.length, charged, this.options.resultRetentionHours);
       const settled = failure.settled && !partLeftOpen && !current.some((part) => part.state === 'pending' && mayHaveRunBefore(part));
       if (settled) await ledger.failOperation(parent.memberId, parent.operationId, { status: error.status, error: error.body }, charged);
       else {
