@@ -448,6 +448,22 @@ describe('a revoked member\'s operations left pending by the upstream\'s rate li
     expect((await h.bff.ledger.budgetUsage(member.id)).plagiarism).toBe(5);
   }, 30_000);
 
+  it('one waiting out a 429 when the member is revoked is not sent again: refused, nothing charged, its words freed', async () => {
+    const { member, token } = await createMember(h.bff.ledger, 'abused-waiting', { humanizer: 1000 });
+    await h.control.addFaults([{ fault: { kind: 'status', status: 429, retryAfterSeconds: 2 }, product: 'humanizer' }]);
+    const received = (await h.control.received()).length;
+    const operationId = `abuse-waiting-${process.pid}`;
+    const answer = h.call('/v1/humanize', { operationId, text: 'Rewrite this on the team account please.', model: 'cognia' }, { token });
+    for (let i = 0; i < 40 && (await h.control.received()).length === received; i++) await sleep(25);
+    expect(await revokeMember(h.bff.ledger, member.id)).toBe(true);
+    const refused = await answer;
+    expect([refused.status, refused.body.error?.code]).toEqual([401, 'unauthorized']);
+    expect((await h.control.received()).slice(received)).toHaveLength(1);
+    expect((await h.control.account('demo')).charged.humanizer).toBe(0);
+    expect((await h.bff.ledger.findOperation(member.id, operationId))?.state).toBe('failed');
+    expect((await h.bff.ledger.budgetUsage(member.id)).humanizer).toBe(0);
+  }, 30_000);
+
   it('a document: the part that may have been charged is counted, the parts never sent are not sent, and the document fails', async () => {
     const { member, token } = await createMember(h.bff.ledger, 'abused-document');
     const before = (await h.control.account('demo')).charged.detector;

@@ -279,6 +279,16 @@ export class OperationEngine {
     throw error;
   }
 
+  /**
+   * Why an operation that never ran must not be sent any more: its member was revoked since it
+   * started (ForwardRequest.refusal). A ledger that cannot say does not stop the call (its
+   * settlement meets the same ledger).
+   */
+  async #revokedRefusal(memberId: string): Promise<HttpError | undefined> {
+    const member = await (await this.options.ledger.consoleStore()).member(memberId).catch(() => undefined);
+    return member?.revokedAt ? memberRevoked() : undefined;
+  }
+
   /** Stops taking operations and waits for running ones; past the grace period they are left pending. */
   async drain(graceMs: number): Promise<void> {
     this.#closing = true;
@@ -466,6 +476,7 @@ export class OperationEngine {
       body: record.requestBody!,
       upstreamKeyId: record.upstreamKeyId,
       mayHaveRun,
+      refusal: () => this.#revokedRefusal(record.memberId),
       signal: this.#shutdown.signal,
     });
     const log = { operationId: record.operationId, product: record.product };

@@ -13,6 +13,12 @@ export interface ForwardRequest {
    * came back): see refusesBeforeTheRecord.
    */
   mayHaveRun?: boolean;
+  /**
+   * Asked before each retry while nothing of the operation can have run upstream yet (every
+   * attempt refused 429, say): a reason it must not be sent at all any more (its member was revoked
+   * meanwhile), which settles it with nothing charged.
+   */
+  refusal?: () => Promise<HttpError | undefined>;
   signal?: AbortSignal;
 }
 

@@ -76,6 +76,10 @@ export class HttpForwarder implements Forwarder {
     for (let attempt = 0; attempt < retry.maxAttempts; attempt++) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
+      if (attempt > 0 && !mayHaveRun && operation.refusal) {
+        const refusal = await operation.refusal();
+        if (refusal) return { ok: false, error: refusal, settled: true, ranNothing: true };
+      }
       const outcome = await this.#attempt(operation, Math.min(remaining, retry.attemptTimeoutMs));
       if (outcome.kind === 'success') return { ok: true, ...outcome };
       if (outcome.kind === 'key_rejected') {
