@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCTS, type Product } from '@redline/shared';
 import { loadConfig } from '@redline/bff/config';
@@ -12,7 +13,7 @@ import { startBff, type RunningBff } from '@redline/bff/server';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
 import { upstreamControl } from '../upstream/client.ts';
-import { BFF_LISTENING, startServerProcess } from './processes.ts';
+import { BFF_LISTENING, slowestHealthCheckDuring, startServerProcess } from './processes.ts';
 import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, readResponse, request, startHarness, type BffResponse, type Harness } from './harness.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -492,5 +493,31 @@ describe('a revoked member\'s operations left pending by the upstream\'s rate li
     expect((await h.bff.ledger.partsOf(member.id, operationId)).map((part) => part.state).sort()).toEqual(['completed', 'pending', 'pending']);
     expect((await h.bff.ledger.wordsCharged(member.id)).detector).toBe(charged);
     expect((await h.bff.ledger.budgetUsage(member.id)).detector).toBe(charged);
+  }, 30_000);
+});
+
+describe('SQLite: the retention purge while another process holds a read snapshot (a backup, an sqlite3 shell)', () => {
+  it('does not hold the BFF\'s requests, and the log is cut once the reader is gone', async () => {
+    const h = await startHarness({ env: { BFF_PURGE_INTERVAL_SECONDS: '0.5' } });
+    const reader = new Database(path.join(h.dataDir, 'bff.sqlite'), { readonly: true });
+    try {
+      await h.call('/v1/detect', { operationId: `snapshot-1-${process.pid}`, text: 'A text one two three.' });
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM operations').get();
+      await h.call('/v1/detect', { operationId: `snapshot-2-${process.pid}`, text: 'Another text four five six.' });
+      const slowest = await slowestHealthCheckDuring(h.bff.url, () => sleep(2500));
+      expect(slowest).toBeLessThan(1000);
+      reader.exec('COMMIT');
+      const wal = path.join(h.dataDir, 'bff.sqlite-wal');
+      let walBytes = -1;
+      for (let i = 0; i < 40 && walBytes !== 0; i++) {
+        await sleep(100);
+        walBytes = statSync(wal).size;
+      }
+      expect(walBytes).toBe(0);
+    } finally {
+      reader.close();
+      await h.close();
+    }
   }, 30_000);
 });

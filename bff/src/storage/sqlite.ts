@@ -455,8 +455,24 @@ export class SqliteLedger implements Ledger {
     // Old page versions (texts included) live on in the write-ahead log until a checkpoint
     // copies the new ones over and the log is truncated: on the checkpoint thread when it
     // runs (copying the log holds no request), else here.
-    if (!(await this.#checkpointer?.truncate(2000)) && !this.#checkpointer?.running) this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    if (!(await this.#checkpointer?.truncate(2000)) && !this.#checkpointer?.running) this.#truncateLog();
     return changes;
+  }
+
+  /**
+   * Copies the log into the database file and cuts it to nothing, here on the event loop's thread:
+   * without waiting for readers (a backup, an `sqlite3` shell) that hold an older snapshot. Waiting
+   * calls the busy handler, which held every request for the whole busy timeout at each purge run
+   * while such a reader stayed; a log not cut now is cut at a later run.
+   */
+  #truncateLog(): void {
+    const db = this.#db;
+    db.pragma('busy_timeout = 0');
+    try {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
+    }
   }
 
   async pendingOperations(): Promise<OperationRecord[]> {
