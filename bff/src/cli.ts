@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createExtensionLink } from './auth/extension-link.ts';
 import { createSignInLink } from './console/links.ts';
 import { createLogger } from './logging.ts';
-import { createMember, endMemberAccess, revokeMember } from './members.ts';
+import { MAX_BUDGET_WORDS, createMember, endMemberAccess, revokeMember } from './members.ts';
 import type { Budgets, MemberRecord } from './storage/ledger.ts';
 import { openLedger } from './storage/open.ts';
 
@@ -88,7 +88,9 @@ try {
       for (const entry of values.budget ?? []) {
         const match = /^(\w+)=(\d+)$/.exec(entry);
         if (!match || !PRODUCTS.includes(match[1] as Product)) fail(`--budget must look like detector=5000 (products: ${PRODUCTS.join(', ')}), not "${entry}"`);
-        budgets[match[1] as Product] = Number(match[2]);
+        const words = Number(match[2]);
+        if (words > MAX_BUDGET_WORDS) fail(`--budget ${match[1]}=${match[2]} is more than the largest budget, ${MAX_BUDGET_WORDS.toLocaleString('en-US')} words`);
+        budgets[match[1] as Product] = words;
       }
       const { member, token } = await createMember(ledger, argument, budgets).catch((error: Error) =>
         fail(error.message, 'Choose another name, or list the members with: npm run members -- list'),

@@ -3,6 +3,9 @@ import type { Budgets, Ledger, MemberRecord, NewMember } from './storage/ledger.
 
 /** Member tokens: `rl_` and 32 random bytes in base64url (256 bits). Only a hash is stored. */
 export const TOKEN_PREFIX = 'rl_';
+
+/** The largest word budget a member can be given (the console and the CLI alike): far above any plan, within every ledger's integers. */
+export const MAX_BUDGET_WORDS = 1_000_000_000;
 const TOKEN_SHAPE = /^rl_[A-Za-z0-9_-]{43}$/;
 
 export function hashToken(token: string): string {

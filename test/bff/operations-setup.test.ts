@@ -90,6 +90,7 @@ describe('the members CLI', () => {
     [['revoke', 'nobody'], 'no active member with id or name "nobody"'],
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['add', 'x', '--budget', 'words=5'], '--budget must look like detector=5000'],
+    [['add', 'x', '--budget', 'detector=99999999999999999999'], 'is more than the largest budget, 1,000,000,000 words'],
     [['list', '--colour'], "Unknown option '--colour'"],
   ])('%j: one line saying what is wrong and one hint, not the usage', (args, message) => {
     expect(members('add', 'owner').status).not.toBeNull();

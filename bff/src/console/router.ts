@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { PRODUCTS } from '@redline/shared';
 import type { BffConfig } from '../config.ts';
 import { describeError, type Logger } from '../logging.ts';
-import { authenticate, createMember, endMemberAccess, revokeMember, rotateMemberToken } from '../members.ts';
+import { MAX_BUDGET_WORDS, authenticate, createMember, endMemberAccess, revokeMember, rotateMemberToken } from '../members.ts';
 import { ROLES, type Budgets, type Ledger, type MemberRecord } from '../storage/ledger.ts';
 import { ConsoleError, consoleErrorHandler } from './errors.ts';
 import { createExtensionLink } from '../auth/extension-link.ts';
@@ -52,7 +52,7 @@ export interface ConsoleDeps {
 // bff/dist/console, from the sources (bff/src/console) or from the bundle (bff/dist/server).
 const DEFAULT_STATIC_DIR = fileURLToPath(new URL(import.meta.url.includes('/dist/server/') ? '../console/' : '../../dist/console/', import.meta.url));
 
-const Budget = z.number().int().min(0).max(1_000_000_000).nullable().optional();
+const Budget = z.number().int().min(0).max(MAX_BUDGET_WORDS).nullable().optional();
 const BudgetsBody = z.object({ detector: Budget, humanizer: Budget, plagiarism: Budget }).strict();
 /** A change of budgets: a number sets a product's budget, null clears it, a product left out keeps its own. */
 const BudgetChangeBody = BudgetsBody.refine((body) => PRODUCTS.some((product) => body[product] !== undefined), {
