@@ -64,14 +64,14 @@ export function createMemberAuthenticator({ ledger, databaseUrl, ttlMs = 30_000,
       const tokenHash = hashToken(token);
       if (listening) {
         const hit = cache.get(tokenHash);
-        if (hit && hit.expiresAt > Date.now()) return hit.member;
+        if (hit && hit.expiresAt > performance.now()) return hit.member;
         if (hit) cache.delete(tokenHash);
       }
       const started = generation;
       const member = await ledger.memberByTokenHash(tokenHash);
       if (member && listening && generation === started) {
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-        cache.set(tokenHash, { member, expiresAt: Date.now() + ttlMs });
+        cache.set(tokenHash, { member, expiresAt: performance.now() + ttlMs });
       }
       return member;
     },

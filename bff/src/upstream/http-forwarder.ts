@@ -65,7 +65,7 @@ export class HttpForwarder implements Forwarder {
   async forward(operation: ForwardRequest): Promise<ForwardResult> {
     const { retry, metrics, logger } = this.options;
     if (operation.signal) allowManyListeners(operation.signal);
-    const deadline = Date.now() + retry.deadlineMs;
+    const deadline = performance.now() + retry.deadlineMs;
     let providerAborts = 0;
     let lastRetryable: Attempt = { kind: 'backoff', reason: 'network' };
     let mayHaveRun = operation.mayHaveRun ?? false;
@@ -74,7 +74,7 @@ export class HttpForwarder implements Forwarder {
     const refused = (error: HttpError): ForwardResult => ({ ok: false, error, settled: !(mayHaveRun && refusesBeforeTheRecord(error)), ranNothing: !ranHere });
 
     for (let attempt = 0; attempt < retry.maxAttempts; attempt++) {
-      const remaining = deadline - Date.now();
+      const remaining = deadline - performance.now();
       if (remaining <= 0) break;
       if (attempt > 0 && !mayHaveRun && operation.refusal) {
         const refusal = await operation.refusal();
@@ -104,7 +104,7 @@ export class HttpForwarder implements Forwarder {
         outcome.kind === 'wait' && outcome.waitMs !== undefined
           ? outcome.waitMs // the full Retry-After, never less
           : backoffDelay(retry, attempt, this.options.random);
-      if (attempt + 1 >= retry.maxAttempts || Date.now() + waitMs >= deadline) break;
+      if (attempt + 1 >= retry.maxAttempts || performance.now() + waitMs >= deadline) break;
 
       metrics.upstreamRetries.inc({ product: operation.product, reason: outcome.reason });
       logger.warn({ product: operation.product, reason: outcome.reason, attempt: attempt + 1, waitMs }, 'retrying upstream call');
