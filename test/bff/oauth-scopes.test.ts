@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as oauth from 'oauth4webapi';
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startHarness, type Harness } from './harness.ts';
+import { tokenHash } from '@redline/bff/auth/tokens';
 import { connectMcp, newToolKey, toolJson } from './mcp-client.ts';
 import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
 
@@ -86,6 +88,49 @@ describe('authorization requests', () => {
     const refreshed = await client.refresh(tokens.refresh_token!);
     expect(refreshed.scope).toBe('detect');
     expect((await mcpCall(refreshed.access_token, 'humanize_text', { text: TEXT, idempotency_key: newToolKey() })).status).toBe(403);
+  });
+
+  it('a refresh may name offline_access, ignored as at the authorization request', async () => {
+    const { tokens } = await signIn({ scope: 'offline_access sources' });
+    const refreshed = await fetch(client.as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: client.client.client_id, scope: 'offline_access sources' }),
+    });
+    expect(refreshed.status).toBe(200);
+    expect((await refreshed.json()).scope).toBe('sources');
+  });
+
+  it('a grant made before scopes existed (it holds "mcp") allows everything, and a refresh naming "mcp" is not refused', async () => {
+    // Its authorization code as an earlier BFF stored it: the scope the client asked for, kept as it was.
+    await h.addMember('before-scopes');
+    const member = (await h.bff.ledger.listMembers()).find((candidate) => candidate.name === 'before-scopes')!;
+    const code = `legacy-${newToolKey()}`;
+    const codeVerifier = oauth.generateRandomCodeVerifier();
+    await (await h.bff.ledger.oauthStore()).saveCode({
+      codeHash: tokenHash(code),
+      clientId: client.client.client_id,
+      memberId: member.id,
+      redirectUri: client.redirectUri,
+      redirectUriSent: true,
+      codeChallenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+      resource: mcpUrl,
+      scopes: ['mcp'],
+      expiresAt: Date.now() + 60_000,
+    });
+    const callback = new URL(client.redirectUri);
+    callback.search = new URLSearchParams({ code, state: 'legacy', iss: client.as.issuer }).toString();
+    const tokens = await client.exchange(callback, { authorizationUrl: callback, codeVerifier, state: 'legacy' });
+    expect(tokens.scope).toBe('detect humanize sources');
+    expect((await mcpCall(tokens.access_token, 'humanize_text', { text: TEXT, idempotency_key: newToolKey() })).status).toBe(200);
+
+    const refreshed = await fetch(client.as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: client.client.client_id, scope: 'mcp' }),
+    });
+    expect(refreshed.status).toBe(200);
+    expect((await refreshed.json()).scope).toBe('detect humanize sources');
   });
 });
 

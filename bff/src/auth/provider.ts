@@ -11,7 +11,7 @@ import type { AccessTokenVerifier, Caller } from './bearer.ts';
 import { InvalidAccessToken } from './bearer.ts';
 import { clientsStore } from './clients.ts';
 import { renderConsentPage } from './consent-page.ts';
-import { ALL_SCOPES, grantedScopes, requestedScopes } from './scopes.ts';
+import { ALL_SCOPES, beyondGrant, grantedScopes, requestedScopes } from './scopes.ts';
 import { AccessTokenRefused, TokenSigner, randomToken, tokenHash } from './tokens.ts';
 
 export interface ProviderOptions {
@@ -158,8 +158,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     const owner = await store.grantOfRefreshToken(tokenHash(refreshToken));
     if (!owner || owner.clientId !== client.client_id) throw new InvalidGrantError('Unknown refresh token');
     // RFC 6749 section 6: a refresh cannot widen what the member approved (a narrower request gets the grant's, named in `scope`).
-    const granted: string[] = grantedScopes(owner.scopes);
-    if (scopes?.some((scope) => scope && !granted.includes(scope))) throw new InvalidScopeError(`scope may only name scopes of the grant: ${granted.join(' ')}`);
+    if (beyondGrant(scopes ?? [], owner.scopes).length > 0) throw new InvalidScopeError(`scope may only name scopes of the grant: ${grantedScopes(owner.scopes).join(' ')}`);
     if (resource !== undefined && this.#checkResource(resource.href) !== owner.resource) throw new InvalidTargetError('resource does not match the grant');
     const next = randomToken();
     const rotation = await store.rotateRefreshToken(tokenHash(refreshToken), { tokenHash: tokenHash(next), expiresAt: this.#refreshExpiry(now) }, now);

@@ -38,4 +38,14 @@ export function grantedScopes(stored: readonly string[]): Scope[] {
   return known.length === 0 ? ALL_SCOPES : ALL_SCOPES.filter((scope) => known.includes(scope));
 }
 
+/**
+ * What a refresh's `scope` names beyond its grant (RFC 6749 section 6: a refresh cannot widen
+ * it). Not beyond: the grant's scopes, what a grant made before scopes existed was asked for
+ * ("mcp", kept as it was), and the scopes ignored at the authorization request.
+ */
+export function beyondGrant(requested: readonly string[], stored: readonly string[]): string[] {
+  const granted: readonly string[] = grantedScopes(stored);
+  return requested.filter((scope) => scope && !IGNORED.has(scope) && !granted.includes(scope) && !stored.includes(scope));
+}
+
 export const scopeFor = (product: Product): Scope => ALL_SCOPES.find((scope) => SCOPES[scope].product === product)!;
