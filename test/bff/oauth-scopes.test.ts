@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startHarness, type Harness } from './harness.ts';
 import { tokenHash } from '@redline/bff/auth/tokens';
 import { connectMcp, newToolKey, toolJson } from './mcp-client.ts';
@@ -164,6 +167,43 @@ describe('MCP tool calls', () => {
     } finally {
       await mcp.close();
     }
+  });
+
+  it('the MCP SDK client (1.32) signs in again for the challenge\'s scopes only when it holds no refresh token', async () => {
+    const { tokens } = await signIn({ scope: 'detect' });
+    const issuer = client.as.issuer;
+    const stepUp = async (held: OAuthTokens) => {
+      let redirectedTo: URL | undefined;
+      const provider: OAuthClientProvider = {
+        redirectUrl: client.redirectUri,
+        clientMetadata: { client_name: 'Scoped assistant', redirect_uris: [client.redirectUri] },
+        clientInformation: () => ({ ...(client.client as { client_id: string }), issuer }),
+        saveClientInformation: () => {},
+        tokens: () => ({ ...held, issuer }),
+        saveTokens: (next) => void (held = next),
+        redirectToAuthorization: (url) => void (redirectedTo = url),
+        saveCodeVerifier: () => {},
+        codeVerifier: () => '',
+      };
+      const mcp = new Client({ name: 'step-up', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }));
+      try {
+        const error = await mcp.callTool({ name: 'humanize_text', arguments: { text: TEXT, idempotency_key: newToolKey() } }).then(() => undefined, (thrown: unknown) => thrown);
+        return { error, redirectedTo };
+      } finally {
+        await mcp.close();
+      }
+    };
+
+    // With a refresh token (this server always issues one) the SDK refreshes instead of signing in; a refresh
+    // cannot widen a grant (RFC 6749 section 6), the same 403 comes back, and the SDK gives up (typescript-sdk #2255).
+    const refreshing = await stepUp(tokens as OAuthTokens);
+    expect(String(refreshing.error)).toContain('Server returned 403 after trying upscoping');
+    expect(refreshing.redirectedTo).toBeUndefined();
+
+    const signingIn = await stepUp({ access_token: tokens.access_token, token_type: 'Bearer' });
+    expect(signingIn.error).toBeInstanceOf(UnauthorizedError);
+    expect(signingIn.redirectedTo?.searchParams.get('scope')).toBe('detect humanize');
   });
 
   it('tools/list still lists every tool (a client learns what it may ask for)', async () => {
