@@ -165,8 +165,7 @@ function follow(instances: Instance[], before: string, after: string): void {
       else if (instance.start >= edit.start + edit.removed) moved = instance.start + edit.inserted - edit.removed;
       if (moved !== undefined) break;
     }
-    // A changed sentence whose text comes back right where it was (an undo puts back what was deleted at its start) is there, not after what went in.
-    if (moved !== undefined && instance.state === 'changed' && !after.startsWith(instance.sentence, moved) && edits.some((edit) => edit.start === instance.start) && after.startsWith(instance.sentence, instance.start)) moved = instance.start;
+    if (moved !== undefined && backAtItsStart(instance, moved, edits, after)) moved = instance.start;
     if (moved === undefined) {
       // Where it was, as far as the edit lets it be known (its text may come back there: an undo).
       const edit = edits[0]!;
@@ -174,6 +173,15 @@ function follow(instances: Instance[], before: string, after: string): void {
       if (instance.start > edit.start) instance.start = instance.start >= edit.start + edit.removed ? instance.start + edit.inserted - edit.removed : edit.start;
     } else instance.start = moved;
   }
+}
+
+/**
+ * A changed sentence whose text an edit at its start puts back right where it was (an undo of what
+ * was deleted there) is there, not past what went in, where its text is not.
+ */
+function backAtItsStart(instance: Instance, moved: number, edits: { start: number }[], after: string): boolean {
+  if (instance.state !== 'changed' || after.startsWith(instance.sentence, moved)) return false;
+  return edits.some((edit) => edit.start === instance.start) && after.startsWith(instance.sentence, instance.start);
 }
 
 async function act(page: Page, surface: Surface, step: Action): Promise<void> {

@@ -190,7 +190,8 @@ export class DomHighlighter implements Highlighter {
    * paragraph merged: ranges in them collapse) or text changed away from the caret. Nor when a
    * range holding the caret's node now shows other text than its sentence: text typed at a range's
    * start goes into it (a live range grows at its start, not at its end): its start is moved past
-   * that text here, before the frame is painted; a sentence being edited is no longer the one
+   * that text here, before the frame is painted. Nor when the caret is inside a range, even one that
+   * reads as its sentence again: the edit went into it. A sentence being edited is no longer the one
    * labelled, and the update then drops or moves the highlight at once.
    */
   holdEdit(): boolean {
