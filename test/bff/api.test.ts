@@ -230,6 +230,7 @@ describe('operations endpoints', () => {
     // Each route lists the answers it can give: cost and usage run no operation and call no upstream.
     const statuses = (path: string, method: string) => Object.keys(openapi.paths[path][method].responses);
     expect(statuses('/v1/detect', 'post')).toEqual(expect.arrayContaining(['402', '409', '410', '500', '502', '503', '504']));
+    expect(openapi.paths['/v1/detect'].post.responses['403'].description).toContain('insufficient_scope');
     expect(statuses('/v1/cost', 'post')).toEqual(['200', '400', '401', '403', '413', '415', '429']);
     expect(statuses('/v1/usage', 'get')).toEqual(['200', '401', '403', '429', '503']);
   });

@@ -29,7 +29,7 @@ export function buildOpenApiDocument(version: string) {
     400: { description: 'Invalid input: the error says which field to fix.', content: { 'application/json': { schema: error } } },
     401: { description: 'Missing, unknown or revoked member token.', content: { 'application/json': { schema: error } } },
     402: { description: 'Not enough words left on the team plan (remaining figures included).', content: { 'application/json': { schema: error } } },
-    403: { description: 'No subscription for the product, member budget exhausted, or origin not allowed.', content: { 'application/json': { schema: error } } },
+    403: { description: 'No subscription for the product, member budget exhausted, origin not allowed, or an OAuth sign-in whose grant lacks the product\'s scope (insufficient_scope).', content: { 'application/json': { schema: error } } },
     409: { description: 'The operation id was used for different work.', content: { 'application/json': { schema: error } } },
     410: { description: 'The result is older than the upstream replay window or the BFF result retention (24 hours by default).', content: { 'application/json': { schema: error } } },
     413: { description: 'Request body too large.', content: { 'application/json': { schema: error } } },
