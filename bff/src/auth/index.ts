@@ -160,8 +160,8 @@ export function createAuth({ config, ledger, logger, now = Date.now }: AuthDeps)
     /** Where the MCP endpoint's protected-resource metadata is; undefined when OAuth is off. */
     mcpResourceMetadataUrl,
     /**
-     * The member behind an OAuth access token for the /v1 API (the extension's sign-in);
-     * undefined when OAuth is off. Throws InvalidAccessToken, with a reason for the client,
+     * The caller behind an OAuth access token for the /v1 API (the extension's sign-in): the
+     * member and the grant's scopes; undefined when OAuth is off. Throws InvalidAccessToken, with a reason for the client,
      * when the token is expired, revoked, or bound to another resource (an MCP token).
      */
     apiCaller: async (req: IncomingMessage, token: string) => {

@@ -30,7 +30,7 @@ import { readJsonBody } from './json-body.ts';
 import { takeRequest, type RateLimiter } from './rate-limit.ts';
 import { parseRequest } from './validation.ts';
 
-/** OAuth sign-in for the API (auth/index.ts): the member behind an access token, and where to get one. */
+/** OAuth sign-in for the API (auth/index.ts): the caller behind an access token (member and scopes), and where to get one. */
 export interface ApiOAuth {
   apiCaller(req: IncomingMessage, token: string): Promise<Caller | undefined>;
   apiResourceMetadataUrl(req: IncomingMessage): URL | undefined;
