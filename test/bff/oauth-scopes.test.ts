@@ -206,6 +206,22 @@ describe('MCP tool calls', () => {
     expect(signingIn.redirectedTo?.searchParams.get('scope')).toBe('detect humanize');
   });
 
+  it('a batch or a notification holding a call outside the grant is refused whole, before any of it runs', async () => {
+    const { tokens } = await signIn({ scope: 'detect' });
+    const before = await charged(h.token);
+    const call = (name: string, id?: number) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method: 'tools/call', params: { name, arguments: { text: TEXT, idempotency_key: newToolKey() } } });
+    for (const body of [[call('detect_ai_text', 1), call('humanize_text', 2)], call('humanize_text')]) {
+      const response = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(403);
+      expect(extractWWWAuthenticateParams(response).error).toBe('insufficient_scope');
+    }
+    expect(await charged(h.token)).toEqual(before);
+  });
+
   it('tools/list still lists every tool (a client learns what it may ask for)', async () => {
     const { tokens } = await signIn({ scope: 'sources' });
     const response = await fetch(mcpUrl, {
@@ -229,6 +245,8 @@ describe('/v1 with an OAuth sign-in (the extension)', () => {
     expect(refused.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", scope="sources detect", error_description="This sign-in was not allowed to check text for AI writing (detector words). Sign in again and allow the detect scope.", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`,
     );
+    // The path as routed (a trailing slash, another case) is refused the same way.
+    for (const path of ['/v1/detect/', '/v1/DETECT']) expect((await h.call(path, { operationId: newToolKey(), text: TEXT }, { token: tokens.access_token })).status, path).toBe(403);
     expect(await charged(h.token)).toEqual(before);
     expect((await h.call('/v1/usage', undefined, { token: tokens.access_token })).status).toBe(200);
     const sources = await h.call('/v1/plagiarism', { operationId: newToolKey(), text: TEXT }, { token: tokens.access_token });
