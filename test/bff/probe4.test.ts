@@ -30,6 +30,12 @@ function random(seed: number) {
   };
 }
 
+/** Two BFFs on one PostgreSQL ledger (its schema), as a team runs several instances. */
+async function twoInstances(env: Record<string, string>, schema: string): Promise<RunningBff[]> {
+  const open = async () => startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
+  return [await open(), await open()];
+}
+
 const PATHS: Record<Product, string> = { detector: '/v1/detect', humanizer: '/v1/humanize', plagiarism: '/v1/plagiarism' };
 
 describe('two instances on one PostgreSQL ledger, a client failing over between them through a fault storm', () => {
@@ -52,9 +58,7 @@ describe('two instances on one PostgreSQL ledger, a client failing over between 
       UPSTREAM_BASE_URL: double.url,
       UPSTREAM_API_KEY: 'demo-key-primary',
     };
-    for (let i = 0; i < 2; i++) {
-      instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
-    }
+    instances.push(...(await twoInstances(env, schema)));
     const created = await createMember(instances[0]!.ledger, 'storm-member', { detector: 1_000_000, humanizer: 1_000_000, plagiarism: 1_000_000 });
     token = created.token;
     memberId = (await instances[0]!.ledger.listMembers()).find((member) => member.name === 'storm-member')!.id;
@@ -77,6 +81,36 @@ describe('two instances on one PostgreSQL ledger, a client failing over between 
       return await readResponse(response);
     } catch {
       return 'aborted';
+    }
+  }
+
+  interface FailOverClient {
+    product: Product;
+    body: unknown;
+    /** Each step: the instance sent to (and, when parallel, the other too at once) and when the client gives up on it. */
+    plan: { instance: number; timeoutMs: number; parallel: boolean }[];
+  }
+
+  /** A client that gives up and sends the same body again, to either instance, until one answers 200; its last answer. */
+  async function failOver({ product, body, plan }: FailOverClient): Promise<BffResponse | 'aborted'> {
+    let last: BffResponse | 'aborted' = 'aborted';
+    for (const step of plan) {
+      const tries = step.parallel ? [send(step.instance, product, body, step.timeoutMs), send(1 - step.instance, product, body, step.timeoutMs)] : [send(step.instance, product, body, step.timeoutMs)];
+      const answers = await Promise.all(tries);
+      last = answers.find((answer) => answer !== 'aborted' && answer.status === 200) ?? answers[0]!;
+      if (last !== 'aborted' && last.status === 200) break;
+      await sleep(100);
+    }
+    return last;
+  }
+
+  /** Whatever was left pending is resumed (as the sweep would), until nothing is. */
+  async function resumeUntilSettled(): Promise<void> {
+    for (let round = 0; round < 40; round++) {
+      const pending = await instances[0]!.ledger.pendingOperations();
+      if (pending.length === 0) break;
+      for (const instance of instances) await instance.engine.resumePending();
+      await sleep(300);
     }
   }
 
@@ -105,28 +139,10 @@ describe('two instances on one PostgreSQL ledger, a client failing over between 
       const plan = Array.from({ length: 6 }, () => ({ instance: Math.floor(next() * 2), timeoutMs: 300 + Math.floor(next() * 2500), parallel: next() < 0.3 }));
       return { product, body, plan };
     });
-    const outcomes = await Promise.all(
-      clients.map(async ({ product, body, plan }) => {
-        let last: BffResponse | 'aborted' = 'aborted';
-        for (const step of plan) {
-          const tries = step.parallel ? [send(step.instance, product, body, step.timeoutMs), send(1 - step.instance, product, body, step.timeoutMs)] : [send(step.instance, product, body, step.timeoutMs)];
-          const answers = await Promise.all(tries);
-          last = answers.find((answer) => answer !== 'aborted' && answer.status === 200) ?? answers[0]!;
-          if (last !== 'aborted' && last.status === 200) break;
-          await sleep(100);
-        }
-        return last === 'aborted' ? 'aborted' : `${last.status} ${last.body?.error?.code ?? ''}`;
-      }),
-    );
+    const outcomes = (await Promise.all(clients.map(failOver))).map((last) => (last === 'aborted' ? 'aborted' : `${last.status} ${last.body?.error?.code ?? ''}`));
     console.log('storm outcomes', outcomes.join(', '));
     await control.clearFaults();
-    // Whatever was left pending is resumed (as the sweep would), until nothing is.
-    for (let round = 0; round < 40; round++) {
-      const pending = await instances[0]!.ledger.pendingOperations();
-      if (pending.length === 0) break;
-      for (const instance of instances) await instance.engine.resumePending();
-      await sleep(300);
-    }
+    await resumeUntilSettled();
     expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
     const account = await control.account('demo');
     const usage = await instances[0]!.ledger.wordsCharged(memberId);
@@ -159,27 +175,10 @@ describe('two instances on one PostgreSQL ledger, a client failing over between 
       const plan = Array.from({ length: 8 }, () => ({ instance: Math.floor(next() * 2), timeoutMs: 500 + Math.floor(next() * 3000), parallel: next() < 0.4 }));
       return { product, body, plan };
     });
-    const outcomes = await Promise.all(
-      clients.map(async ({ product, body, plan }) => {
-        let last: BffResponse | 'aborted' = 'aborted';
-        for (const step of plan) {
-          const tries = step.parallel ? [send(step.instance, product, body, step.timeoutMs), send(1 - step.instance, product, body, step.timeoutMs)] : [send(step.instance, product, body, step.timeoutMs)];
-          const answers = await Promise.all(tries);
-          last = answers.find((answer) => answer !== 'aborted' && answer.status === 200) ?? answers[0]!;
-          if (last !== 'aborted' && last.status === 200) break;
-          await sleep(100);
-        }
-        return last === 'aborted' ? 'aborted' : `${last.status} ${last.body?.error?.code ?? ''} parts=${last.body?.parts}`;
-      }),
-    );
+    const outcomes = (await Promise.all(clients.map(failOver))).map((last) => (last === 'aborted' ? 'aborted' : `${last.status} ${last.body?.error?.code ?? ''} parts=${last.body?.parts}`));
     console.log('document outcomes', outcomes.join(', '));
     await control.clearFaults();
-    for (let round = 0; round < 40; round++) {
-      const pending = await instances[0]!.ledger.pendingOperations();
-      if (pending.length === 0) break;
-      for (const instance of instances) await instance.engine.resumePending();
-      await sleep(300);
-    }
+    await resumeUntilSettled();
     expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
     const after = (await control.account('demo')).charged;
     const usage = await instances[0]!.ledger.wordsCharged(memberId);
@@ -261,9 +260,7 @@ describe('a member budget raced for its last words on two instances', () => {
   beforeAll(async () => {
     double = await startUpstreamDouble({ testMode: true });
     const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema, BFF_MEMBER_RATE_LIMIT: '10000', UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
-    for (let i = 0; i < 2; i++) {
-      instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
-    }
+    instances.push(...(await twoInstances(env, schema)));
   });
   afterAll(async () => {
     for (const instance of instances) await instance.stop().catch(() => {});
@@ -324,9 +321,7 @@ describe('a member revoked on one instance while their request is still arriving
       UPSTREAM_BASE_URL: double.url,
       UPSTREAM_API_KEY: 'demo-key-primary',
     };
-    for (let i = 0; i < 2; i++) {
-      instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
-    }
+    instances.push(...(await twoInstances(env, schema)));
   });
   afterAll(async () => {
     for (const instance of instances) await instance.stop().catch(() => {});
