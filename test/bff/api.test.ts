@@ -123,7 +123,7 @@ describe('members', () => {
   it('refuses missing, malformed, unknown and revoked tokens', async () => {
     const missing = await h.call('/v1/usage', undefined, { token: null });
     expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
+    expect(missing.headers.get('www-authenticate')).toBe(`Bearer scope="detect humanize sources", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
     expect(missing.body.error.message).toMatch(/Authorization: Bearer/);
     expect((await h.call('/v1/usage', undefined, { token: 'not-a-token' })).status).toBe(401);
     expect((await h.call('/v1/usage', undefined, { token: `rl_${'A'.repeat(43)}` })).status).toBe(401);

@@ -66,7 +66,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       expect(server.resource).toBe(`${h.bff.url}/v1`);
       expect(server.as.issuer).toBe(`${h.bff.url}/`);
       const refused = await h.call('/v1/usage', undefined, { token: null });
-      expect(refused.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
+      expect(refused.headers.get('www-authenticate')).toBe(`Bearer scope="detect humanize sources", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`);
     });
 
     it("Chrome's and Firefox's extension redirect URLs are accepted by dynamic registration", async () => {
@@ -199,7 +199,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       expect(refused.body.error).toMatchObject({ code: 'unauthorized', message: 'The access token was revoked. Sign in again.' });
       // The same challenge as the MCP endpoint's: the reason in error_description (RFC 6750 section 3).
       expect(refused.headers.get('www-authenticate')).toBe(
-        `Bearer error="invalid_token", error_description="The access token was revoked. Sign in again.", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`,
+        `Bearer error="invalid_token", error_description="The access token was revoked. Sign in again.", scope="detect humanize sources", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/v1"`,
       );
       await expect(refresh(server, grant)).rejects.toBeInstanceOf(SignInError);
     });

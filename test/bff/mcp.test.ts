@@ -181,7 +181,7 @@ describe('authentication', () => {
   it('no token: 401 pointing at the protected-resource metadata', async () => {
     const response = await fetch(`${h.bff.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer scope="detect humanize sources", resource_metadata="${h.bff.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('unknown and revoked member tokens: 401 invalid_token', async () => {
@@ -192,7 +192,7 @@ describe('authentication', () => {
     for (const bearer of [token, `rl_${'A'.repeat(43)}`]) {
       const response = await fetch(`${h.bff.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: '{}' });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="http/);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", scope="detect humanize sources", resource_metadata="http/);
       expect((await response.json()).error.code).toBe('unauthorized');
     }
     await expect(connectMcp(h.bff.url, token)).rejects.toThrow();

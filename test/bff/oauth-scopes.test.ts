@@ -210,6 +210,7 @@ describe('MCP tool calls', () => {
     const { tokens } = await signIn({ scope: 'detect' });
     const before = await charged(h.token);
     const call = (name: string, id?: number) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method: 'tools/call', params: { name, arguments: { text: TEXT, idempotency_key: newToolKey() } } });
+    const answers: unknown[] = [];
     for (const body of [[call('detect_ai_text', 1), call('humanize_text', 2)], call('humanize_text')]) {
       const response = await fetch(mcpUrl, {
         method: 'POST',
@@ -218,7 +219,14 @@ describe('MCP tool calls', () => {
       });
       expect(response.status).toBe(403);
       expect(extractWWWAuthenticateParams(response).error).toBe('insufficient_scope');
+      answers.push(await response.json());
     }
+    // A batch is answered as a batch (JSON-RPC 2.0 section 6): one error per request, each saying why it did not run.
+    const [batch, single] = answers as [Array<{ id: number; error: { message: string; data: { error: { code: string } } } }>, { error: { data: { error: { code: string } } } }];
+    expect(batch.map((answer) => [answer.id, answer.error.data.error.code])).toEqual([[1, 'insufficient_scope'], [2, 'insufficient_scope']]);
+    expect(batch[0]!.error.message).toMatch(/^Not run: a call in the same batch was refused\. .*"humanize" scope/);
+    expect(batch[1]!.error.message).toMatch(/^This sign-in was not allowed to rewrite text/);
+    expect(single.error.data.error.code).toBe('insufficient_scope');
     expect(await charged(h.token)).toEqual(before);
   });
 

@@ -48,7 +48,7 @@ async function mcpStatus(accessToken: string): Promise<{ status: number; challen
 
 const refusal = (description: RegExp) => ({
   status: 401,
-  challenge: expect.stringMatching(new RegExp(`^Bearer error="invalid_token", error_description="${description.source}[^"]*", resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource/mcp"$`)),
+  challenge: expect.stringMatching(new RegExp(`^Bearer error="invalid_token", error_description="${description.source}[^"]*", scope="detect humanize sources", resource_metadata="http://127\\.0\\.0\\.1:\\d+/\\.well-known/oauth-protected-resource/mcp"$`)),
 });
 
 describe('discovery', () => {
@@ -432,7 +432,7 @@ describe('short-lived access tokens', () => {
       await new Promise((resolve) => setTimeout(resolve, lifetimeSeconds * 1000 + 1100));
       const response = await useToken(tokens.access_token);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token has expired[^"]*", resource_metadata="/);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token has expired[^"]*", scope="detect humanize sources", resource_metadata="/);
       const fresh = await client.refresh(tokens.refresh_token!);
       expect(fresh.access_token).not.toBe(tokens.access_token);
       const mcp = await connectMcp(short.bff.url, fresh.access_token);

@@ -140,7 +140,7 @@ test('a hosted MCP client signs in with OAuth 2.1 + PKCE, calls a tool, refreshe
   expect(authorizationUrl.origin).toBe(bffUrl);
   expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorizationUrl.searchParams.get('resource')).toBe(mcpUrl.href);
-  // The SDK's client asks for the scopes the protected-resource metadata lists: every product here.
+  // The SDK's client asks for the scopes the 401's challenge names (the protected-resource metadata lists the same): every product here.
   expect(authorizationUrl.searchParams.get('scope')).toBe('detect humanize sources');
 
   // 2. The member approves in the browser, signing in with their member token.
@@ -201,6 +201,6 @@ test('a hosted MCP client signs in with OAuth 2.1 + PKCE, calls a tool, refreshe
   });
   expect(refused.status).toBe(401);
   expect(refused.headers.get('www-authenticate')).toBe(
-    `Bearer error="invalid_token", error_description="The access token was revoked. Sign in again.", resource_metadata="${bffUrl}/.well-known/oauth-protected-resource/mcp"`,
+    `Bearer error="invalid_token", error_description="The access token was revoked. Sign in again.", scope="detect humanize sources", resource_metadata="${bffUrl}/.well-known/oauth-protected-resource/mcp"`,
   );
 });

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { authenticate, looksLikeToken, memberTokenProblem } from '../members.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
-import { SCOPES, type Scope } from './scopes.ts';
+import { ALL_SCOPES, SCOPES, type Scope } from './scopes.ts';
 
 /** Who is calling: a member, by their member token (local clients) or an OAuth access token (hosted clients). */
 export interface Caller {
@@ -46,13 +46,15 @@ export function hasCredentialInUrl(target: string | undefined): boolean {
 
 /**
  * The `WWW-Authenticate` of a refusal, for the API and the MCP endpoint alike: the
- * protected-resource metadata (RFC 9728 section 5.1), and `error="invalid_token"` with its
- * reason only when a bearer token came (RFC 6750 section 3.1: none for no token or another scheme).
+ * protected-resource metadata (RFC 9728 section 5.1) and the scopes to ask for (the MCP
+ * specification's scope selection: a client signs in for what the challenge names first), and
+ * `error="invalid_token"` with its reason only when a bearer token came (RFC 6750 section 3.1:
+ * none for no token or another scheme). Without OAuth (member tokens only) there is neither to name.
  */
 export function bearerChallenge(tokenSent: boolean, reason: string | undefined, metadataUrl: URL | undefined): string {
   const parameters = [
     ...(tokenSent ? ['error="invalid_token"', `error_description="${quoted(reason ?? '')}"`] : []),
-    ...(metadataUrl ? [`resource_metadata="${metadataUrl.href}"`] : []),
+    ...(metadataUrl ? [`scope="${ALL_SCOPES.join(' ')}"`, `resource_metadata="${metadataUrl.href}"`] : []),
   ];
   return parameters.length > 0 ? `Bearer ${parameters.join(', ')}` : 'Bearer';
 }
