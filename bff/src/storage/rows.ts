@@ -112,3 +112,13 @@ export const newOperationValues = (operation: NewOperation) => [
  */
 export const CHARGED_WORDS_COUNTED = `words_charged > 0 AND NOT EXISTS (
   SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id)`;
+
+/**
+ * Both dialects: the words a failed operation is settled with, never fewer than its parts (of a
+ * document) were charged as the ledger holds them at the settlement. The engine's count was read
+ * before: another instance may have completed a part and settled the document since, and a
+ * smaller count written after it would leave the budget counter below the words the member used.
+ */
+export const DOCUMENT_CHARGE_AT_LEAST = (words: string, memberId: string, operationId: string) =>
+  `(SELECT CASE WHEN coalesce(sum(part.words_charged), 0) > ${words} THEN coalesce(sum(part.words_charged), 0) ELSE ${words} END
+    FROM operations part WHERE part.member_id = ${memberId} AND part.parent_operation_id = ${operationId})`;

@@ -13,7 +13,7 @@ import { SqliteOAuthStore } from './oauth-sqlite.ts';
 import { WriteBatch } from './sqlite-batch.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import type { OAuthStore } from './oauth-store.ts';
-import { CHARGED_WORDS_COUNTED, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, DOCUMENT_CHARGE_AT_LEAST, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 const MIGRATIONS = [
   `CREATE TABLE members (
@@ -428,10 +428,10 @@ export class SqliteLedger implements Ledger {
     const now = new Date().toISOString();
     this.#db.transaction(() => {
       this.#sql(
-        `UPDATE operations SET state = 'failed', error = ?, words_charged = ?, request_body = NULL, updated_at = ?,
+        `UPDATE operations SET state = 'failed', error = @error, words_charged = ${DOCUMENT_CHARGE_AT_LEAST('@wordsCharged', '@memberId', '@operationId')}, request_body = NULL, updated_at = @now,
            held_error = NULL, held_resumes = 0, resume_after = NULL
-         WHERE member_id = ? AND operation_id = ? AND state != 'completed'`,
-      ).run(JSON.stringify(error), wordsCharged, now, memberId, operationId);
+         WHERE member_id = @memberId AND operation_id = @operationId AND state != 'completed'`,
+      ).run({ error: JSON.stringify(error), wordsCharged, now, memberId, operationId });
       this.#sql('UPDATE operations SET request_body = NULL WHERE member_id = ? AND parent_operation_id = ? AND request_body IS NOT NULL')
         .run(memberId, operationId);
     }).immediate();

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countWords } from '@redline/shared';
+import { loadConfig } from '@redline/bff/config';
+import { createMember } from '@redline/bff/members';
+import { splitDocument } from '@redline/bff/operations/documents';
+import { startBff, type RunningBff } from '@redline/bff/server';
+import type { Ledger } from '@redline/bff/storage/ledger';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
+import { upstreamControl } from '../upstream/client.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, request, startHarness } from './harness.ts';
+
+// An outside probe (the fifth): real HTTP, the upstream double, real PostgreSQL and SQLite files.
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two parts: the first as long as the upstream allows, the second short. */
+const TWO_PARTS = 'The committee reviewed the annual figures and agreed on a plan. '.repeat(2600) + 'The end.';
+const PART_WORDS = splitDocument(TWO_PARTS).parts.map((part) => countWords(part.text));
+
+/**
+ * A ledger whose settlement of a failed document waits until `release()`: the instance is slow
+ * between reading the document's parts and writing the settlement (starved of CPU, its pool busy).
+ * Everything else reaches the real ledger at once.
+ */
+function slowDocumentSettlement(ledger: Ledger) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reached!: () => void;
+  const waiting = new Promise<void>((resolve) => (reached = resolve));
+  const slowed = new Proxy(ledger, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'failOperation') return typeof value === 'function' ? value.bind(target) : value;
+      return async (memberId: string, operationId: string, ...rest: unknown[]) => {
+        if (!operationId.includes('#')) {
+          reached();
+          await released;
+        }
+        return (value as Function).call(target, memberId, operationId, ...rest);
+      };
+    },
+  });
+  return { ledger: slowed as Ledger, waiting, release };
+}
+
+describe('a document settled failed on a slow instance while the other settles it with a part it completed', () => {
+  const schema = `probe5_document_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe5-doc-'));
+  let double: RunningUpstreamDouble;
+  const instances: RunningBff[] = [];
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true });
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('the budget counter keeps every word the parts were charged (usage, counter and the account agree)', async () => {
+    const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_RESUME_INTERVAL_SECONDS: '3600', UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
+    const slow = slowDocumentSettlement(await PostgresLedger.open(POSTGRES_URL, schema));
+    instances.push(await startBff(loadConfig({ ...env, BFF_PART_CONCURRENCY: '1' }), { ledger: slow.ledger, logDestination: new LogCapture() }));
+    instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    const [a, b] = instances as [RunningBff, RunningBff];
+    const { member, token } = await createMember(b.ledger, 'document-writer', { detector: 100_000 });
+    const control = upstreamControl(double.url);
+    // The account can pay for the short part only: the long one is refused for quota (402) every time.
+    await control.setBalances('demo', { detector: PART_WORDS[1]! + 5 });
+    const operationId = `probe5-document-${process.pid}`;
+
+    // The slow instance: its part 1 is refused, it sends nothing else (one part at a time) and reads the parts: none charged.
+    const first = request(a.url, '/v1/detect', { operationId, text: TWO_PARTS }, token);
+    await slow.waiting;
+    // The writer repeats on the other instance: part 2 is run and charged, part 1 refused again; settled failed with part 2's words.
+    const repeat = await request(b.url, '/v1/detect', { operationId, text: TWO_PARTS }, token);
+    expect([repeat.status, repeat.body.error?.code]).toEqual([402, 'quota_exceeded']);
+    // The slow instance writes its settlement now.
+    slow.release();
+    expect((await first).status).toBe(402);
+
+    const charged = (await control.account('demo')).charged.detector;
+    expect(charged).toBe(PART_WORDS[1]);
+    expect((await b.ledger.wordsCharged(member.id)).detector).toBe(charged);
+    expect((await b.ledger.budgetUsage(member.id)).detector).toBe(charged);
+    const usage = await request(b.url, '/v1/usage', undefined, token);
+    expect(usage.body.products.detector).toMatchObject({ wordsCharged: charged, remaining: 100_000 - charged });
+  }, 30_000);
+});
