@@ -93,3 +93,47 @@ describe('a document settled failed on a slow instance while the other settles i
     expect(usage.body.products.detector).toMatchObject({ wordsCharged: charged, remaining: 100_000 - charged });
   }, 30_000);
 });
+
+describe('a sweep for operations left pending that is under way when the BFF is stopped', () => {
+  it('sends nothing once the drain has begun; the next start settles the operation, charged once', async () => {
+    const h = await startHarness({ env: { BFF_RESUME_INTERVAL_SECONDS: '3600' } });
+    let restarted: RunningBff | undefined;
+    try {
+      const operationId = `probe5-sweep-${process.pid}`;
+      const text = 'Left pending by a rate limit, resumed by the sweep.';
+      await h.control.addFaults([{ fault: { kind: 'status', status: 429, retryAfterSeconds: 60 }, product: 'plagiarism' }]);
+      const busy = await h.call('/v1/plagiarism', { operationId, text });
+      expect(busy.body.error?.code).toBe('busy');
+      await h.control.clearFaults();
+      // Each resume is held upstream for a while.
+      await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 1500 }, product: 'plagiarism', times: 5 }]);
+      await h.bff.engine.resumeLeftPending(); // notes it as pending
+      const received = (await h.control.received()).length;
+      const sweep = h.bff.engine.resumeLeftPending(); // the timer's next sweep, under way…
+      await h.bff.stop(); // …when the BFF is told to stop
+      await sweep.catch(() => {});
+      await sleep(2000);
+      expect((await h.control.received()).slice(received)).toEqual([]);
+      expect(h.logs.text).not.toContain('resuming a pending operation failed');
+
+      // The next start resumes it: completed, counted and charged once.
+      restarted = await startBff(loadConfig(h.env), { logDestination: new LogCapture() });
+      const members = await restarted.ledger.listMembers();
+      const tester = members.find((member) => member.name === 'tester')!;
+      let record;
+      for (let i = 0; i < 50 && record?.state !== 'completed'; i++) {
+        await sleep(100);
+        record = await restarted.ledger.findOperation(tester.id, operationId);
+      }
+      expect(record?.state).toBe('completed');
+      const charged = (await h.control.account('demo')).charged.plagiarism;
+      expect(charged).toBe(countWords(text));
+      expect((await restarted.ledger.wordsCharged(tester.id)).plagiarism).toBe(charged);
+      expect((await restarted.ledger.budgetUsage(tester.id)).plagiarism).toBe(charged);
+    } finally {
+      await restarted?.stop();
+      await h.double?.close();
+      rmSync(h.dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

@@ -247,6 +247,9 @@ export class OperationEngine {
   /** Runs the operations again that are not running here (those of `revoked` members only as far as they may have run); how many were started. */
   #resume(records: readonly OperationRecord[], revoked: ReadonlySet<string>): number {
     let started = 0;
+    // A drain that began while the pending operations were read has listed what it waits for: one
+    // started now would run unwaited, its settlement meeting a closed ledger. The next start resumes them.
+    if (this.#closing) return started;
     for (const record of records) {
       const key = keyOf(record);
       if (this.#inflight.has(key)) continue;
