@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,3 +139,104 @@ describe('a sweep for operations left pending that is under way when the BFF is 
     }
   }, 30_000);
 });
+
+describe('one operation id sent at once with different texts, on two instances, by one member and by two', () => {
+  const schema = `probe5_reuse_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe5-reuse-'));
+  let double: RunningUpstreamDouble;
+  const instances: RunningBff[] = [];
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true });
+    const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_MEMBER_RATE_LIMIT: '10000', UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
+    for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('one text runs, the others are refused as reused; each member is charged for their own, once', async () => {
+    const control = upstreamControl(double.url);
+    await control.addFaults([{ fault: { kind: 'delay', delayMs: 600 }, product: 'humanizer', times: 40 }]);
+    const one = await createMember(instances[0]!.ledger, 'reuser-one', { humanizer: 1000 });
+    const two = await createMember(instances[0]!.ledger, 'reuser-two', { humanizer: 1000 });
+    const operationId = `probe5-shared-id-${process.pid}`;
+    const texts = ['Alpha beta gamma.', 'Delta epsilon zeta eta.', 'Theta iota kappa lambda mu.'];
+    const sends = [one, two].flatMap(({ token }) =>
+      texts.flatMap((text, index) => [0, 1].map((instance) => request(instances[(instance + index) % 2]!.url, '/v1/humanize', { operationId, text, model: 'cognia' }, token).then((answer) => ({ token, text, answer })))),
+    );
+    const answers = await Promise.all(sends);
+    for (const { token, member } of [one, two].map((created) => ({ token: created.token, member: created.member }))) {
+      const own = answers.filter((answer) => answer.token === token);
+      const ok = own.filter(({ answer }) => answer.status === 200);
+      expect(new Set(ok.map(({ text }) => text)).size, 'one text ran').toBe(1);
+      for (const { answer } of own.filter(({ answer }) => answer.status !== 200)) expect(answer.body.error?.code).toBe('operation_id_reused');
+      const words = countWords(ok[0]!.text);
+      for (const { answer } of ok) expect(answer.body.wordsCharged).toBe(words);
+      expect((await instances[1]!.ledger.wordsCharged(member.id)).humanizer).toBe(words);
+      expect((await instances[1]!.ledger.budgetUsage(member.id)).humanizer).toBe(words);
+    }
+    const charged = (await control.account('demo')).charged.humanizer;
+    const counted = (await instances[0]!.ledger.wordsCharged(one.member.id)).humanizer + (await instances[0]!.ledger.wordsCharged(two.member.id)).humanizer;
+    expect(charged).toBe(counted);
+  }, 30_000);
+});
+
+/**
+ * An upstream whose plagiarism check quotes a scraped web page holding a NUL and half of a
+ * surrogate pair (as text extracted from PDFs and binary pages does); it charges each new
+ * Idempotency-Key once and replays the stored answer for a known one.
+ */
+async function upstreamQuotingBrokenPages() {
+  const answers = new Map<string, string>();
+  let charged = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const key = String(req.headers['idempotency-key']);
+      if (!answers.has(key)) {
+        const { text } = JSON.parse(body) as { text: string };
+        const words = countWords(text);
+        charged += words;
+        const match = { sentence: text, is_plagiarised: true, web_sentence: 'Quoted from a scraped page\u0000 with a broken emoji \ud83d.', similarity: 0.9, link: 'https://example.com/page' };
+        answers.set(key, JSON.stringify({ result: { results: [match], plagiarism_score: 100 }, words_processed: words }));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answers.get(key));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    charged: () => charged,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+for (const ledger of ['sqlite', 'postgres'] as const) {
+  describe(`${ledger}: an upstream answer quoting a NUL or half of a surrogate pair`, () => {
+    it('is stored and answered (the broken characters replaced), and its charge is counted once', async () => {
+      const upstream = await upstreamQuotingBrokenPages();
+      const h = await startHarness({ ledger, env: { UPSTREAM_BASE_URL: upstream.url, BFF_RESUME_INTERVAL_SECONDS: '3600' } });
+      try {
+        const operationId = `probe5-broken-page-${process.pid}`;
+        const text = 'A sentence somebody copied from the web.';
+        const answer = await h.call('/v1/plagiarism', { operationId, text });
+        expect([answer.status, answer.body.error?.code]).toEqual([200, undefined]);
+        expect(answer.body.result.result.results[0].web_sentence).toBe('Quoted from a scraped page\ufffd with a broken emoji \ufffd.');
+        expect(upstream.charged()).toBe(countWords(text));
+        const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
+        expect((await h.bff.ledger.wordsCharged(tester.id)).plagiarism).toBe(upstream.charged());
+        expect((await h.bff.ledger.budgetUsage(tester.id)).plagiarism).toBe(upstream.charged());
+        const repeat = await h.call('/v1/plagiarism', { operationId, text });
+        expect([repeat.status, repeat.body.replayed, repeat.body.result]).toEqual([200, true, answer.body.result]);
+      } finally {
+        await h.close();
+        await upstream.close();
+      }
+    }, 30_000);
+  });
+}

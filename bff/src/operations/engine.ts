@@ -18,6 +18,7 @@ import { runsAgainAfterRetention, type Completion, type InsertResult, type Ledge
 import { refusesBeforeTheRecord, type Forwarder } from '../upstream/forwarder.ts';
 import { OperationActivity } from './activity.ts';
 import { documentWords, mergeDetections, mergeHumanizations, mergePlagiarismChecks, splitDocument } from './documents.ts';
+import { storableResult } from './storable.ts';
 
 /** What a client asked for: one logical operation. */
 export type OperationInput =
@@ -514,7 +515,8 @@ export class OperationEngine {
       logger.error({ ...log, issues: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.')}: ${issue.message}`) }, 'upstream result did not parse');
       return { ok: false, error, settled: true, wordsCharged };
     }
-    const wordsCharged = wordsOf(record.product, parsed.data);
+    const result = storableResult(parsed.data);
+    const wordsCharged = wordsOf(record.product, result);
     if (wordsCharged > record.requestBody!.length) {
       // More words than characters sent, under any way of counting words: the upstream's own
       // error, or a charge to look into. It is what the account paid, so it is recorded as is.
@@ -523,7 +525,7 @@ export class OperationEngine {
     }
     if (large) await yieldToEventLoop();
     const { record: completed, completedHere } = await this.#complete(record, {
-      result: parsed.data,
+      result,
       source: forwarder.source,
       wordsCharged,
       acceptedKey: outcome.acceptedKey === record.idempotencyKey ? undefined : outcome.acceptedKey,
