@@ -24,11 +24,11 @@ const TWO_PARTS = 'The committee reviewed the annual figures and agreed on a pla
 const PART_WORDS = splitDocument(TWO_PARTS).parts.map((part) => countWords(part.text));
 
 /**
- * A ledger whose settlement of a failed document waits until `release()`: the instance is slow
- * between reading the document's parts and writing the settlement (starved of CPU, its pool busy).
+ * A ledger whose settlement of a failed operation (not a part) waits until `release()`: the instance is slow
+ * between reading the operation (its parts) and writing the settlement (starved of CPU, its pool busy).
  * Everything else reaches the real ledger at once.
  */
-function slowDocumentSettlement(ledger: Ledger) {
+function slowFailedSettlement(ledger: Ledger) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let reached!: () => void;
@@ -67,7 +67,7 @@ describe('a document settled failed on a slow instance while the other settles i
 
   it('the budget counter keeps every word the parts were charged (usage, counter and the account agree)', async () => {
     const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_RESUME_INTERVAL_SECONDS: '3600', UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
-    const slow = slowDocumentSettlement(await PostgresLedger.open(POSTGRES_URL, schema));
+    const slow = slowFailedSettlement(await PostgresLedger.open(POSTGRES_URL, schema));
     instances.push(await startBff(loadConfig({ ...env, BFF_PART_CONCURRENCY: '1' }), { ledger: slow.ledger, logDestination: new LogCapture() }));
     instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
     const [a, b] = instances as [RunningBff, RunningBff];
@@ -240,3 +240,104 @@ for (const ledger of ['sqlite', 'postgres'] as const) {
     }, 30_000);
   });
 }
+
+describe('a document cut off by the shutdown grace period', () => {
+  it('is answered shutting_down, and the next start completes it with every part charged once', async () => {
+    const h = await startHarness({ env: { BFF_SHUTDOWN_GRACE_MS: '400', BFF_RESUME_INTERVAL_SECONDS: '3600' } });
+    let restarted: RunningBff | undefined;
+    try {
+      const operationId = `probe5-grace-${process.pid}`;
+      // Both parts held upstream past the grace period; the upstream completes and charges them all the same.
+      await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 1500 }, product: 'detector', times: 2 }]);
+      const answer = h.call('/v1/detect', { operationId, text: TWO_PARTS });
+      for (let i = 0; i < 100 && (await h.control.received()).length < 2; i++) await sleep(20);
+      await h.bff.stop();
+      expect((await answer).body.error?.code).toBe('shutting_down');
+      await sleep(1500);
+      restarted = await startBff(loadConfig(h.env), { logDestination: new LogCapture() });
+      const tester = (await restarted.ledger.listMembers()).find((member) => member.name === 'tester')!;
+      let record;
+      for (let i = 0; i < 50 && record?.state !== 'completed'; i++) {
+        await sleep(100);
+        record = await restarted.ledger.findOperation(tester.id, operationId);
+      }
+      expect(record?.state).toBe('completed');
+      const charged = (await h.control.account('demo')).charged.detector;
+      expect(charged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+      expect((await restarted.ledger.wordsCharged(tester.id)).detector).toBe(charged);
+      expect((await restarted.ledger.budgetUsage(tester.id)).detector).toBe(charged);
+      expect((await h.control.account('demo')).providerRuns.detector).toBe(2);
+    } finally {
+      await restarted?.stop();
+      await h.double?.close();
+      rmSync(h.dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+/** An upstream that refuses every call for quota, or (once told) answers 200 with a body the BFF cannot read but that says what it charged. */
+async function upstreamRefusingThenUnreadable() {
+  let mode: 'refuse' | 'unreadable' = 'refuse';
+  let charged = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if (mode === 'refuse') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not enough words remaining.', remaining_words: 0 }));
+        return;
+      }
+      const words = countWords((JSON.parse(body) as { text: string }).text);
+      charged += words;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ words_processed: words, verdict: 'a shape the BFF does not know' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    answerUnreadable: () => (mode = 'unreadable'),
+    charged: () => charged,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('a single check settled failed on a slow instance after the other settled it with a charge', () => {
+  const schema = `probe5_single_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe5-single-'));
+  const instances: RunningBff[] = [];
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('the words the upstream charged stay counted in usage and the budget', async () => {
+    const upstream = await upstreamRefusingThenUnreadable();
+    try {
+      const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_RESUME_INTERVAL_SECONDS: '3600', UPSTREAM_BASE_URL: upstream.url, UPSTREAM_API_KEY: 'demo-key-primary' };
+      const slow = slowFailedSettlement(await PostgresLedger.open(POSTGRES_URL, schema));
+      instances.push(await startBff(loadConfig(env), { ledger: slow.ledger, logDestination: new LogCapture() }));
+      instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+      const [a, b] = instances as [RunningBff, RunningBff];
+      const { member, token } = await createMember(b.ledger, 'single-writer', { plagiarism: 1000 });
+      const operationId = `probe5-single-${process.pid}`;
+      const text = 'Seven words charged once for this check.';
+      // The slow instance is refused for quota; before it writes that down, the writer repeats on the other…
+      const first = request(a.url, '/v1/plagiarism', { operationId, text }, token);
+      await slow.waiting;
+      upstream.answerUnreadable();
+      // …where the upstream runs and charges the check, in an answer the BFF cannot read: settled failed, the charge counted.
+      const repeat = await request(b.url, '/v1/plagiarism', { operationId, text }, token);
+      expect(repeat.status).toBeGreaterThanOrEqual(500);
+      expect((await b.ledger.wordsCharged(member.id)).plagiarism).toBe(7);
+      slow.release();
+      expect((await first).status).toBe(402);
+
+      expect(upstream.charged()).toBe(7);
+      expect((await b.ledger.wordsCharged(member.id)).plagiarism).toBe(7);
+      expect((await b.ledger.budgetUsage(member.id)).plagiarism).toBe(7);
+    } finally {
+      await upstream.close();
+    }
+  }, 30_000);
+});

@@ -9,7 +9,7 @@ import type { OAuthStore } from './oauth-store.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
 import { pgDriver } from './pg-driver.ts';
-import { CHARGED_WORDS_COUNTED, DOCUMENT_CHARGE_AT_LEAST, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, FAILED_CHARGE_AT_LEAST, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 import { eachOnItsOwn, inGroups, perTurn, type Settled } from './turn-batch.ts';
 
 /**
@@ -535,7 +535,7 @@ export class PostgresLedger implements Ledger {
       `WITH parts AS (
          UPDATE operations SET request_body = NULL WHERE member_id = $2 AND parent_operation_id = $3 AND request_body IS NOT NULL
        )
-       UPDATE operations SET state = 'failed', error = $1, words_charged = ${DOCUMENT_CHARGE_AT_LEAST('$4', '$2', '$3')}, request_body = NULL, updated_at = clock_timestamp(),
+       UPDATE operations SET state = 'failed', error = $1, words_charged = ${FAILED_CHARGE_AT_LEAST('$4', '$2', '$3')}, request_body = NULL, updated_at = clock_timestamp(),
          held_error = NULL, held_resumes = 0, resume_after = NULL
        WHERE member_id = $2 AND operation_id = $3 AND state != 'completed'`,
       [JSON.stringify(error), memberId, operationId, wordsCharged],

@@ -114,11 +114,15 @@ export const CHARGED_WORDS_COUNTED = `words_charged > 0 AND NOT EXISTS (
   SELECT 1 FROM operations part WHERE part.member_id = operations.member_id AND part.parent_operation_id = operations.operation_id)`;
 
 /**
- * Both dialects: the words a failed operation is settled with, never fewer than its parts (of a
- * document) were charged as the ledger holds them at the settlement. The engine's count was read
- * before: another instance may have completed a part and settled the document since, and a
- * smaller count written after it would leave the budget counter below the words the member used.
+ * Both dialects: the words a failed operation is settled with (in an UPDATE of `operations`),
+ * never fewer than it holds already nor than its parts (of a document) were charged, as the
+ * ledger holds them at the settlement. The engine's count was read before: another instance may
+ * have settled the same operation with a charge since (a part it completed, an answer it could not
+ * read), and a smaller count written after it would lose those words from usage and the budget.
  */
-export const DOCUMENT_CHARGE_AT_LEAST = (words: string, memberId: string, operationId: string) =>
-  `(SELECT CASE WHEN coalesce(sum(part.words_charged), 0) > ${words} THEN coalesce(sum(part.words_charged), 0) ELSE ${words} END
-    FROM operations part WHERE part.member_id = ${memberId} AND part.parent_operation_id = ${operationId})`;
+export const FAILED_CHARGE_AT_LEAST = (words: string, memberId: string, operationId: string) =>
+  `(SELECT max(charges.words) FROM (
+      SELECT CAST(${words} AS BIGINT) AS words
+      UNION ALL SELECT operations.words_charged
+      UNION ALL SELECT coalesce(sum(part.words_charged), 0) FROM operations part WHERE part.member_id = ${memberId} AND part.parent_operation_id = ${operationId}
+    ) AS charges)`;

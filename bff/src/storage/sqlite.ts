@@ -13,7 +13,7 @@ import { SqliteOAuthStore } from './oauth-sqlite.ts';
 import { WriteBatch } from './sqlite-batch.ts';
 import { SqliteCheckpointer } from './sqlite-checkpointer.ts';
 import type { OAuthStore } from './oauth-store.ts';
-import { CHARGED_WORDS_COUNTED, DOCUMENT_CHARGE_AT_LEAST, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
+import { CHARGED_WORDS_COUNTED, FAILED_CHARGE_AT_LEAST, newOperationValues, toMember, toOperation, type MemberRow, type OperationRow } from './rows.ts';
 
 const MIGRATIONS = [
   `CREATE TABLE members (
@@ -428,7 +428,7 @@ export class SqliteLedger implements Ledger {
     const now = new Date().toISOString();
     this.#db.transaction(() => {
       this.#sql(
-        `UPDATE operations SET state = 'failed', error = @error, words_charged = ${DOCUMENT_CHARGE_AT_LEAST('@wordsCharged', '@memberId', '@operationId')}, request_body = NULL, updated_at = @now,
+        `UPDATE operations SET state = 'failed', error = @error, words_charged = ${FAILED_CHARGE_AT_LEAST('@wordsCharged', '@memberId', '@operationId')}, request_body = NULL, updated_at = @now,
            held_error = NULL, held_resumes = 0, resume_after = NULL
          WHERE member_id = @memberId AND operation_id = @operationId AND state != 'completed'`,
       ).run({ error: JSON.stringify(error), wordsCharged, now, memberId, operationId });
