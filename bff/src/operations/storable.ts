@@ -7,9 +7,22 @@
  */
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+const UNSTORABLE_TEST = new RegExp(UNSTORABLE.source);
+
+/** The result, or a copy with its unstorable characters replaced: walked, not serialised, since nearly every result has none. */
 export function storableResult<T>(result: T): T {
-  const json = JSON.stringify(result);
-  // Well-formed JSON.stringify escapes both as \u0000 and \udXXX; a string without them has none.
-  if (!/\\u0000|\\ud[89a-f]/i.test(json)) return result;
-  return JSON.parse(json, (_key, value: unknown) => (typeof value === 'string' ? value.replace(UNSTORABLE, '\ufffd') : value)) as T;
+  return storable(result) as T;
+}
+
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return UNSTORABLE_TEST.test(value) ? value.replace(UNSTORABLE, '\ufffd') : value;
+  if (typeof value !== 'object' || value === null) return value;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const kept = storable(item);
+    if (kept === item) continue;
+    copy ??= Array.isArray(value) ? [...value] : { ...value };
+    (copy as Record<string, unknown>)[key] = kept;
+  }
+  return copy ?? value;
 }
