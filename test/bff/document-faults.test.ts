@@ -24,7 +24,8 @@ function words(characters: number, seed = 0): string {
 const THREE_PARTS = [0, 1, 2].map((seed) => words(150_000, seed)).join('\n\n');
 const PART_WORDS = splitDocument(THREE_PARTS).parts.map((part) => countWords(part.text));
 
-async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+// Generous: these tests wait out a 4 s upstream delay and the BFF's sweeps, slower on a loaded machine.
+async function eventually(check: () => Promise<void>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -37,7 +38,7 @@ async function eventually(check: () => Promise<void>, timeoutMs = 10_000): Promi
 }
 
 for (const ledger of ['sqlite', 'postgres'] as const) {
-  describe(`${ledger} ledger`, () => {
+  describe(`${ledger} ledger`, { timeout: 45_000 }, () => {
     let h: Harness;
 
     beforeAll(async () => {
@@ -162,7 +163,7 @@ for (const ledger of ['sqlite', 'postgres'] as const) {
 // them open upstream. That part, charged when the upstream finished it, stayed pending under a
 // failed document, which is never resumed: its words never reached usage or the budget. Found by
 // an outside probe (bffprobe).
-describe('two instances running one operation at once (a client repeat that landed on the other)', () => {
+describe('two instances running one operation at once (a client repeat that landed on the other)', { timeout: 45_000 }, () => {
   const schema = `document_faults_${process.pid}`;
   let double: RunningUpstreamDouble;
   const instances: RunningBff[] = [];
