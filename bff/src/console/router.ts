@@ -83,6 +83,13 @@ function refuseNonJsonBody(req: Request, _res: Response, next: NextFunction): vo
   next();
 }
 
+/** What the routes taking an id answer when there is no such item, by path. */
+const NO_SUCH_ITEM: [string, string][] = [
+  ['/members/', 'There is no active member with this id.'],
+  ['/sessions/', 'There is no open session with this id.'],
+  ['/upstream-keys/', 'There is no upstream key with this id.'],
+];
+
 /** Refused console sign-ins per client address and window (successful ones are not counted, nor ever refused). */
 export const SIGN_IN_REFUSALS = { windowMinutes: 15, perAddress: 10 };
 /** A member's own extension sign-in links (an administrator's for members are not limited). */
@@ -238,6 +245,17 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     if (sessionOf(res).member.role !== 'admin') throw new ConsoleError(403, 'forbidden', 'Only administrators can do this. Ask an administrator to make you one.');
     next();
   });
+
+  // Every id the console makes is short printable ASCII (m_…, s_…, uk_…, grant UUIDs). Another is no
+  // such item, refused before the ledger sees it: PostgreSQL refuses a NUL in a text parameter,
+  // and that error was answered as a fault of the console (500).
+  for (const param of ['id', 'grantId']) {
+    admin.param(param, (req, _res, next, value: string) => {
+      if (/^[\x21-\x7e]{1,200}$/.test(value)) return next();
+      const what = param === 'grantId' ? 'This member has no active sign-in with this id.' : NO_SUCH_ITEM.find(([prefix]) => req.path.startsWith(prefix))?.[1];
+      next(new ConsoleError(404, 'not_found', what ?? 'No such console endpoint.'));
+    });
+  }
 
   const actor = (res: Response) => sessionOf(res).member;
   const activeMember = async (id: string) => {

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.ts';
+import { ConsoleClient } from './console-client.ts';
+
+// An outside tester's probe of the team console (2026-11-29): what an administrator is told must
+// be what the ledger did, read back, and odd input gets a clear refusal, not a 500. Real HTTP
+// against a started BFF, on SQLite and on PostgreSQL.
+
+const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+let now = Date.parse('2026-11-20T10:00:00Z');
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function adminConsole(ledger: 'sqlite' | 'postgres'): Promise<{ h: Harness; admin: ConsoleClient }> {
+  now = Date.parse('2026-11-20T10:00:00Z');
+  h = await startHarness({ ledger, now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000', BFF_SECRET_KEY: SECRET_KEY } });
+  const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
+  await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  return { h, admin: await ConsoleClient.signIn(h.bff.url, h.token) };
+}
+
+const unexpectedErrors = (h: Harness) => h.logs.lines.filter((line) => line.includes('unexpected error'));
+
+describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
+  it('an id in the address with a NUL or other character no id has: 404 saying there is no such item, not a 500', async () => {
+    const { h, admin } = await adminConsole(ledger);
+    const memberId = (await admin.post('/members', { name: 'dana' })).body.member.id as string;
+    const writes = ['rotate', 'revoke', 'link', 'extension-link', 'budgets', 'rate-limit', 'role'];
+    const bodies: Record<string, unknown> = { budgets: { detector: 5 }, 'rate-limit': { requests: 5 }, role: { role: 'admin' } };
+    for (const bad of ['%00', `${memberId}%00`, 'm_%C3%A9']) {
+      for (const action of writes) {
+        const answer = await admin.post(`/members/${bad}/${action}`, bodies[action] ?? {});
+        expect(answer.status, `${bad} ${action}: ${answer.raw}`).toBe(404);
+        expect(answer.body.error.message).toMatch(/no active member/);
+      }
+      const signIns = await admin.get(`/members/${bad}/sign-ins`);
+      expect(signIns.status, signIns.raw).toBe(404);
+      const grant = await admin.post(`/members/${memberId}/sign-ins/${bad}/revoke`);
+      expect(grant.status, grant.raw).toBe(404);
+      expect(grant.body.error.message).toMatch(/no active sign-in/);
+      const session = await admin.post(`/sessions/${bad}/revoke`);
+      expect(session.status, session.raw).toBe(404);
+      expect(session.body.error.message).toMatch(/no open session/);
+      for (const action of ['test', 'saved', 'activate', 'remove']) {
+        const key = await admin.post(`/upstream-keys/${bad}/${action}`);
+        expect(key.status, `${bad} ${action}: ${key.raw}`).toBe(404);
+        expect(key.body.error.message).toMatch(/no upstream key/);
+      }
+    }
+    // Nothing changed: the member is there, with no budget and its token.
+    const dana = (await admin.get('/members')).body.members.find((member: { id: string }) => member.id === memberId);
+    expect(dana.revokedAt).toBeNull();
+    expect(dana.products.detector.budget).toBeUndefined();
+    expect(unexpectedErrors(h)).toEqual([]);
+  });
+
+});
