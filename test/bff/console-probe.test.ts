@@ -57,4 +57,14 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect(unexpectedErrors(h)).toEqual([]);
   });
 
+  it('a broken percent-escape in the address is refused as the address, not blamed on the request body', async () => {
+    const { admin } = await adminConsole(ledger);
+    for (const answer of [await admin.get('/members/%E0%A4%A/sign-ins'), await admin.post('/members/%/rotate'), await admin.post('/members/%ZZ/budgets', { detector: 1 })]) {
+      expect(answer.status, answer.raw).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_request');
+      expect(answer.body.error.message).not.toMatch(/body/);
+      expect(answer.body.error.message).toMatch(/address/);
+    }
+  });
+
 });

@@ -47,6 +47,10 @@ export function consoleErrorHandler(onUnexpected: (error: unknown) => void) {
     if ((error as { type?: string })?.type === 'entity.parse.failed') {
       return void res.status(400).json({ error: { code: 'invalid_request', message: 'The request body is not valid JSON.' } });
     }
+    // The router could not decode a part of the address: not the body's fault, which the 400 below would say.
+    if (error instanceof URIError) {
+      return void res.status(400).json({ error: { code: 'invalid_request', message: 'The address has a broken percent-escape ("%" is followed by two hexadecimal digits that encode UTF-8). Open the console page and use its buttons.' } });
+    }
     const status = (error as { status?: number })?.status;
     if (status !== undefined && status >= 400 && status < 500) {
       return void res.status(400).json({ error: { code: 'invalid_request', message: 'The request body could not be read: send JSON of at most 16 kB.' } });
