@@ -67,4 +67,17 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     }
   });
 
+  it('an upstream key label with a NUL, a control or a direction character is refused naming it; nothing is stored', async () => {
+    const { h, admin } = await adminConsole(ledger);
+    for (const [label, code] of [['ops\u0000key', 'U+0000'], ['\u202Eyek-pu', 'U+202E'], ['line\nbreak', 'U+000A'], ['zero\u200Bwidth', 'U+200B']] as const) {
+      const answer = await admin.post('/upstream-keys', { label, key: 'demo-key-secondary' });
+      expect(answer.status, answer.raw).toBe(400);
+      expect(answer.body.error.code).toBe('invalid_request');
+      expect(answer.body.error.message).toContain(code);
+    }
+    expect((await admin.get('/upstream-keys')).body.keys).toEqual([]);
+    expect((await admin.post('/upstream-keys', { label: 'Clé de secours', key: 'demo-key-secondary' })).status).toBe(201);
+    expect(unexpectedErrors(h)).toEqual([]);
+  });
+
 });

@@ -20,9 +20,30 @@ export interface UpstreamKeyRoutesDeps {
   parse: <T>(schema: z.ZodType<T>, body: unknown) => T;
 }
 
+/**
+ * A label is shown on the page and in the audit log: controls (a NUL, which PostgreSQL also
+ * refuses: a 500 before), line breaks, direction overrides and invisible characters are refused,
+ * named by code point, as in a client's name (auth/clients.ts).
+ */
+const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}]/u;
+const hiddenCharacterProblem = (label: string) => {
+  const hidden = HIDDEN_CHARACTER.exec(label);
+  if (!hidden) return undefined;
+  const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `a name without control, direction or invisible characters (line breaks, zero-width characters, direction overrides): U+${code} at position ${hidden.index}`;
+};
+
 const NewKeyBody = z
   .object({
-    label: z.string().trim().min(1, 'give the key a name').max(64),
+    label: z
+      .string()
+      .trim()
+      .min(1, 'give the key a name')
+      .max(64)
+      .superRefine((label, context) => {
+        const problem = hiddenCharacterProblem(label);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      }),
     key: z.string().trim().min(8, 'an upstream key is longer than that').max(512).regex(/^[\x21-\x7e]+$/, 'paste the key alone: letters, digits and punctuation, no spaces'),
   })
   .strict();
