@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Budgets, Ledger, MemberRecord, NewMember } from './storage/ledger.ts';
+import { SESSION_IDLE_MS } from './console/sessions.ts';
 
 /** Member tokens: `rl_` and 32 random bytes in base64url (256 bits). Only a hash is stored. */
 export const TOKEN_PREFIX = 'rl_';
@@ -92,7 +93,8 @@ export async function revokeMember(ledger: Ledger, memberId: string): Promise<bo
  */
 export async function endMemberAccess(ledger: Ledger, memberId: string, now: number, keepSession?: string): Promise<{ grants: number; sessions: number }> {
   const grants = await (await ledger.oauthStore()).revokeMemberGrants(memberId, now);
-  const sessions = await (await ledger.consoleStore()).revokeMemberSessions(memberId, now, keepSession);
+  // Counted: the sessions still open. Expired ones are revoked too, but this did not end them.
+  const sessions = await (await ledger.consoleStore()).revokeMemberSessions(memberId, now, keepSession, now - SESSION_IDLE_MS);
   return { grants, sessions };
 }
 

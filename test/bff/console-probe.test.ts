@@ -80,4 +80,27 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect(unexpectedErrors(h)).toEqual([]);
   });
 
+  it('revoking or rotating a member reports and audits only the console sessions it ended, not ones already expired', async () => {
+    const { h, admin } = await adminConsole(ledger);
+    const added = await admin.post('/members', { name: 'erin' });
+    const erinToken = added.body.token as string;
+    const erinId = added.body.member.id as string;
+    await ConsoleClient.signIn(h.bff.url, erinToken); // left idle: ended after 30 minutes
+    now += 31 * 60_000;
+    const admin2 = await ConsoleClient.signIn(h.bff.url, h.token);
+    const rotated = await admin2.post(`/members/${erinId}/rotate`);
+    expect(rotated.status, rotated.raw).toBe(200);
+    expect(rotated.body.sessions).toBe(0);
+    await ConsoleClient.signIn(h.bff.url, rotated.body.token); // ended after 30 idle minutes too
+    now += 31 * 60_000;
+    const open = await ConsoleClient.signIn(h.bff.url, rotated.body.token);
+    const admin3 = await ConsoleClient.signIn(h.bff.url, h.token);
+    const revoked = await admin3.post(`/members/${erinId}/revoke`);
+    expect(revoked.status, revoked.raw).toBe(200);
+    expect(revoked.body.sessions).toBe(1); // the open one, not the expired one beside it
+    expect((await open.get('/session')).status).toBe(401);
+    const audit = (await admin3.get('/audit')).body.entries as { action: string; detail: { sessions?: number } }[];
+    expect(audit.find((entry) => entry.action === 'member_revoked')!.detail.sessions).toBe(1);
+    expect(audit.find((entry) => entry.action === 'token_rotated')!.detail.sessions).toBe(0);
+  });
 });

@@ -146,8 +146,12 @@ export class PostgresConsoleStore implements ConsoleStore {
     return (await this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
   }
 
-  async revokeMemberSessions(memberId: string, now: number, keep = ''): Promise<number> {
-    return this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL AND id <> $3', [now, memberId, keep]);
+  async revokeMemberSessions(memberId: string, now: number, keep = '', idleSince = -Infinity): Promise<number> {
+    const { rows } = await this.pool.query<{ expires_at: string; last_seen_at: string }>(
+      'UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL AND id <> $3 RETURNING expires_at, last_seen_at',
+      [now, memberId, keep],
+    );
+    return rows.filter((session) => Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince).length;
   }
 
   async purgeEnded(cutoff: number): Promise<number> {

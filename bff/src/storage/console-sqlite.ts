@@ -140,8 +140,11 @@ export class SqliteConsoleStore implements ConsoleStore {
     return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes > 0;
   }
 
-  async revokeMemberSessions(memberId: string, now: number, keep = ''): Promise<number> {
-    return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL AND id <> ?').run(now, memberId, keep).changes;
+  async revokeMemberSessions(memberId: string, now: number, keep = '', idleSince = -Infinity): Promise<number> {
+    const ended = this.db
+      .prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL AND id <> ? RETURNING expires_at, last_seen_at')
+      .all(now, memberId, keep) as { expires_at: number; last_seen_at: number }[];
+    return ended.filter((session) => Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince).length;
   }
 
   async purgeEnded(cutoff: number): Promise<number> {

@@ -132,8 +132,12 @@ export interface ConsoleStore {
   /** Sessions not revoked and not past their absolute expiry, newest first. */
   listSessions(now: number): Promise<SessionRecord[]>;
   revokeSession(id: string, now: number): Promise<boolean>;
-  /** Ends a member's open sessions but `keep`; how many ended. */
-  revokeMemberSessions(memberId: string, now: number, keep?: string): Promise<number>;
+  /**
+   * Ends a member's sessions but `keep`; returns how many of them were still open (before their
+   * absolute expiry, and seen after `idleSince`): one already expired is revoked too, but
+   * counting it would tell the administrator (and the audit log) it was ended by this.
+   */
+  revokeMemberSessions(memberId: string, now: number, keep?: string, idleSince?: number): Promise<number>;
 
   /** Deletes console sessions and sign-in links that ended (expired, revoked) before `cutoff`; returns the rows deleted. */
   purgeEnded(cutoff: number): Promise<number>;
