@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { ConsoleClient } from './console-client.ts';
+import { countWords } from '@redline/shared';
+import { MIXED_TEXT } from '../upstream/fixtures.ts';
+import { connectMcp, newToolKey, toolSummary } from './mcp-client.ts';
 
-// An outside tester's probe of the team console (2026-11-29): what an administrator is told must
+// An outside tester's probe of the team console and the MCP server (2026-11-29): what an administrator is told must
 // be what the ledger did, read back, and odd input gets a clear refusal, not a 500. Real HTTP
 // against a started BFF, on SQLite and on PostgreSQL.
 
@@ -102,5 +105,34 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     const audit = (await admin3.get('/audit')).body.entries as { action: string; detail: { sessions?: number } }[];
     expect(audit.find((entry) => entry.action === 'member_revoked')!.detail.sessions).toBe(1);
     expect(audit.find((entry) => entry.action === 'token_rotated')!.detail.sessions).toBe(0);
+  });
+});
+
+describe('MCP: a retry after a dropped connection', () => {
+  it("the retry's summary says what the call charged (once), not only that nothing was charged again", async () => {
+    h = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '1000' } });
+    const client = await connectMcp(h.bff.url, h.token);
+    try {
+      const before = await h.control.account('demo');
+      await h.control.addFaults([{ fault: { kind: 'delay', delayMs: 600 } }]);
+      const idempotency_key = newToolKey();
+      const abort = new AbortController();
+      const first = client.callTool({ name: 'detect_ai_text', arguments: { text: MIXED_TEXT, idempotency_key } }, undefined, { signal: abort.signal });
+      const received = (await h.control.received()).length;
+      for (let i = 0; i < 100 && (await h.control.received()).length === received; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      abort.abort();
+      await expect(first).rejects.toThrow();
+      // The only answer the assistant gets for this operation.
+      const retry = await client.callTool({ name: 'detect_ai_text', arguments: { text: MIXED_TEXT, idempotency_key } });
+      expect(retry.isError).toBeFalsy();
+      const words = countWords(MIXED_TEXT);
+      expect(retry.structuredContent).toMatchObject({ replayed: true, wordsCharged: words });
+      expect(toolSummary(retry)).toContain(`${words} words charged`);
+      expect(toolSummary(retry)).toMatch(/once|not charged again|nothing charged again/);
+      const after = await h.control.account('demo');
+      expect(after.charged.detector - before.charged.detector).toBe(words);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -8,8 +8,10 @@ const words = (count: number) => `${count.toLocaleString('en-US')} word${count =
 const percent = (value: number) => `${Math.round(value * 10) / 10}%`;
 
 function charged(outcome: OperationOutcome): string {
-  if (outcome.replayed) return 'Repeated request: the stored result, nothing charged again.';
   const where = outcome.source === 'offline' ? ' (offline analyzers; nothing left this server)' : '';
+  // A repeat is often the only answer the assistant gets (the first call's connection dropped):
+  // it says what the operation charged, or "nothing charged" would read as a free check.
+  if (outcome.replayed) return `Repeated request with the same idempotency_key: the stored result. ${words(outcome.wordsCharged)} charged${where} for it once; nothing charged again.`;
   return `${words(outcome.wordsCharged)} charged${where}.`;
 }
 
