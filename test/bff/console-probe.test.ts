@@ -106,6 +106,27 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect(audit.find((entry) => entry.action === 'member_revoked')!.detail.sessions).toBe(1);
     expect(audit.find((entry) => entry.action === 'token_rotated')!.detail.sessions).toBe(0);
   });
+
+  it('ending a session that expired meanwhile (a page left open in another tab) says it had already ended; nothing is audited as ended', async () => {
+    const { h, admin } = await adminConsole(ledger);
+    const erin = await admin.post('/members', { name: 'erin' });
+    await ConsoleClient.signIn(h.bff.url, erin.body.token);
+    const listed = (await admin.get('/sessions')).body.sessions as { id: string; memberName: string }[];
+    const erinSession = listed.find((session) => session.memberName === 'erin')!.id;
+    now += 31 * 60_000; // erin's session ends idle; the administrator's page still lists it
+    const again = await ConsoleClient.signIn(h.bff.url, h.token);
+    const answer = await again.post(`/sessions/${erinSession}/revoke`);
+    expect(answer.status, answer.raw).toBe(404);
+    expect(answer.body.error.message).toMatch(/no open session/);
+    const audit = (await again.get('/audit')).body.entries as { action: string }[];
+    expect(audit.map((entry) => entry.action)).not.toContain('session_revoked');
+    // An open one is still ended, and audited.
+    const open = await ConsoleClient.signIn(h.bff.url, erin.body.token);
+    const openId = ((await again.get('/sessions')).body.sessions as { id: string; memberName: string }[]).find((session) => session.memberName === 'erin')!.id;
+    expect((await again.post(`/sessions/${openId}/revoke`)).status).toBe(200);
+    expect((await open.get('/session')).status).toBe(401);
+    expect(((await again.get('/audit')).body.entries as { action: string }[]).map((entry) => entry.action)).toContain('session_revoked');
+  });
 });
 
 describe('MCP: a retry after a dropped connection', () => {

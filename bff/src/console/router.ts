@@ -374,7 +374,11 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
   });
 
   admin.post('/sessions/:id/revoke', async (req, res) => {
-    if (!(await (await store()).revokeSession(req.params.id!, clock.now()))) throw new ConsoleError(404, 'not_found', 'There is no open session with this id.');
+    // An expired session is marked revoked too, but this did not end it: not said, nor audited, as ended.
+    const now = clock.now();
+    if (!(await (await store()).revokeSession(req.params.id!, now, now - SESSION_IDLE_MS))) {
+      throw new ConsoleError(404, 'not_found', 'There is no open session with this id: it was signed out, revoked or had already expired.');
+    }
     await audit(req, actor(res), 'session_revoked', req.params.id!);
     res.json({ revoked: true });
   });

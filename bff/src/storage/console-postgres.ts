@@ -142,8 +142,12 @@ export class PostgresConsoleStore implements ConsoleStore {
     return rows.map(toSession);
   }
 
-  async revokeSession(id: string, now: number): Promise<boolean> {
-    return (await this.#changed('UPDATE console_sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
+  async revokeSession(id: string, now: number, idleSince = -Infinity): Promise<boolean> {
+    const { rows } = await this.pool.query<{ expires_at: string; last_seen_at: string }>(
+      'UPDATE console_sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING expires_at, last_seen_at',
+      [now, id],
+    );
+    return rows.some((session) => Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince);
   }
 
   async revokeMemberSessions(memberId: string, now: number, keep = '', idleSince = -Infinity): Promise<number> {

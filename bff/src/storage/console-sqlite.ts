@@ -136,8 +136,11 @@ export class SqliteConsoleStore implements ConsoleStore {
     return rows.map(toSession);
   }
 
-  async revokeSession(id: string, now: number): Promise<boolean> {
-    return this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes > 0;
+  async revokeSession(id: string, now: number, idleSince = -Infinity): Promise<boolean> {
+    const ended = this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING expires_at, last_seen_at').get(now, id) as
+      | { expires_at: number; last_seen_at: number }
+      | undefined;
+    return ended !== undefined && Number(ended.expires_at) > now && Number(ended.last_seen_at) > idleSince;
   }
 
   async revokeMemberSessions(memberId: string, now: number, keep = '', idleSince = -Infinity): Promise<number> {

@@ -131,7 +131,8 @@ export interface ConsoleStore {
   touchSession(id: string, now: number): Promise<void>;
   /** Sessions not revoked and not past their absolute expiry, newest first. */
   listSessions(now: number): Promise<SessionRecord[]>;
-  revokeSession(id: string, now: number): Promise<boolean>;
+  /** Ends a session; true when it was still open (before its absolute expiry and seen after `idleSince`). */
+  revokeSession(id: string, now: number, idleSince?: number): Promise<boolean>;
   /**
    * Ends a member's sessions but `keep`; returns how many of them were still open (before their
    * absolute expiry, and seen after `idleSince`): one already expired is revoked too, but
