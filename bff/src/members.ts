@@ -47,10 +47,18 @@ async function created(ledger: Ledger, id: string, token: string): Promise<Creat
   return { member: (await ledger.listMembers()).find((candidate) => candidate.id === id)!, token };
 }
 
+/** A name as it reads on a page: "Bob", "BOB" and fullwidth "ｂｏｂ" are one name to the administrator choosing whom to revoke. */
+const nameAsRead = (name: string) => name.normalize('NFKC').toLowerCase();
+
 export async function createMember(ledger: Ledger, name: string, budgets: Budgets = {}): Promise<CreatedMember> {
   const { member, token } = newMember(name, budgets);
-  if ((await ledger.listMembers()).some((existing) => existing.name === member.name)) {
-    throw new Error(`A member named "${member.name}" already exists.`);
+  const taken = (await ledger.listMembers()).find((existing) => nameAsRead(existing.name) === nameAsRead(member.name));
+  if (taken?.revokedAt) {
+    throw new Error(`A revoked member is named "${taken.name}": a name stays taken after revocation, so the audit log and usage keep meaning one person. Choose another name.`);
+  }
+  if (taken) {
+    const same = taken.name === member.name ? '' : ' (names that differ only in case or letter width read as one)';
+    throw new Error(`A member named "${taken.name}" already exists${same}.`);
   }
   await ledger.addMember(member);
   return created(ledger, member.id, token);

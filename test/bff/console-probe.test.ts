@@ -127,6 +127,23 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect((await open.get('/session')).status).toBe(401);
     expect(((await again.get('/audit')).body.entries as { action: string }[]).map((entry) => entry.action)).toContain('session_revoked');
   });
+
+  it('a name that reads as an existing member\'s (another case, fullwidth letters) is refused naming that member; a revoked one says so', async () => {
+    const { h, admin } = await adminConsole(ledger);
+    expect((await admin.post('/members', { name: 'bob' })).status).toBe(201);
+    for (const name of ['Bob', 'BOB', '\uFF42\uFF4F\uFF42']) {
+      const answer = await admin.post('/members', { name });
+      expect(answer.status, `${name}: ${answer.raw}`).toBe(400);
+      expect(answer.body.error.message).toContain('"bob"');
+    }
+    const carol = await admin.post('/members', { name: 'carol' });
+    expect((await admin.post(`/members/${carol.body.member.id}/revoke`)).status).toBe(200);
+    const again = await admin.post('/members', { name: 'Carol' });
+    expect(again.status, again.raw).toBe(400);
+    expect(again.body.error.message).toMatch(/revoked member .*"carol"/);
+    expect((await h.bff.ledger.listMembers()).map((member) => member.name).sort()).toEqual(['bob', 'carol', 'tester']);
+    expect((await admin.post('/members', { name: 'bobby' })).status).toBe(201);
+  });
 });
 
 describe('MCP: a retry after a dropped connection', () => {
