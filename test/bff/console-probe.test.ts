@@ -4,6 +4,7 @@ import { ConsoleClient } from './console-client.ts';
 import { countWords } from '@redline/shared';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
 import { connectMcp, newToolKey, toolSummary } from './mcp-client.ts';
+import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
 
 // An outside tester's probe of the team console and the MCP server (2026-11-29): what an administrator is told must
 // be what the ledger did, read back, and odd input gets a clear refusal, not a 500. Real HTTP
@@ -143,6 +144,48 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect(again.body.error.message).toMatch(/revoked member .*"carol"/);
     expect((await h.bff.ledger.listMembers()).map((member) => member.name).sort()).toEqual(['bob', 'carol', 'tester']);
     expect((await admin.post('/members', { name: 'bobby' })).status).toBe(201);
+  });
+
+  it('revoking a member counts the sign-ins it ended, not ones whose refresh token had already expired (the Sign-ins list showed none)', async () => {
+    const { h } = await adminConsole(ledger);
+    now = Date.now(); // the OAuth sign-in runs on the real clock
+    const admin = await ConsoleClient.signIn(h.bff.url, h.token);
+    const added = await admin.post('/members', { name: 'frank' });
+    const frankId = added.body.member.id as string;
+    const client = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+    const start = await client.start();
+    const { location } = await approveWithoutBrowser(start.authorizationUrl, added.body.token);
+    await client.exchange(location!, start);
+    const later = await ConsoleClient.signIn(h.bff.url, h.token);
+    expect((await later.get(`/members/${frankId}/sign-ins`)).body.signIns).toHaveLength(1);
+    now += 400 * 86_400_000; // past the refresh token's expiry: the sign-in has ended
+    const admin2 = await ConsoleClient.signIn(h.bff.url, h.token);
+    expect((await admin2.get(`/members/${frankId}/sign-ins`)).body.signIns).toEqual([]);
+    const revoked = await admin2.post(`/members/${frankId}/revoke`);
+    expect(revoked.status, revoked.raw).toBe(200);
+    expect(revoked.body.grants).toBe(0);
+    const audit = (await admin2.get('/audit')).body.entries as { action: string; detail: { grants?: number } }[];
+    expect(audit.find((entry) => entry.action === 'member_revoked')!.detail.grants).toBe(0);
+  });
+
+  it('revoking a member counts a live sign-in as ended, and its access token stops', async () => {
+    const { h } = await adminConsole(ledger);
+    now = Date.now();
+    const admin = await ConsoleClient.signIn(h.bff.url, h.token);
+    const added = await admin.post('/members', { name: 'gwen' });
+    const client = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+    const start = await client.start();
+    const { location } = await approveWithoutBrowser(start.authorizationUrl, added.body.token);
+    const tokens = await client.exchange(location!, start);
+    const admin2 = await ConsoleClient.signIn(h.bff.url, h.token);
+    const revoked = await admin2.post(`/members/${added.body.member.id}/revoke`);
+    expect(revoked.body.grants).toBe(1);
+    const call = await fetch(`${h.bff.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(call.status).toBe(401);
   });
 });
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -193,8 +193,8 @@ export class PostgresOAuthStore implements OAuthStore {
   }
 
   async revokeMemberGrants(memberId: string, now: number): Promise<number> {
-    const { rowCount } = await this.pool.query('UPDATE oauth_grants SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL', [now, memberId]);
-    return rowCount ?? 0;
+    const { rows } = await this.pool.query<{ live: boolean }>(REVOKE_MEMBER_GRANTS_SQL('$1', '$2'), [now, memberId]);
+    return rows.filter((grant) => grant.live).length;
   }
 
   async purgeEnded(cutoff: number): Promise<number> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -154,7 +154,8 @@ export class SqliteOAuthStore implements OAuthStore {
   }
 
   async revokeMemberGrants(memberId: string, now: number): Promise<number> {
-    return this.db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL').run(now, memberId).changes;
+    const ended = this.db.prepare(REVOKE_MEMBER_GRANTS_SQL('@now', '@memberId')).all({ now, memberId }) as { live: number }[];
+    return ended.filter((grant) => grant.live).length;
   }
 
   async purgeEnded(cutoff: number): Promise<number> {

@@ -88,6 +88,7 @@ export interface OAuthStore {
   revokeGrant(grantId: string, now: number): Promise<boolean>;
   /** The member's active grants (assistant and extension sign-ins), newest first. */
   activeGrants(memberId: string, now: number): Promise<ActiveGrant[]>;
+  /** Revokes every grant of the member; returns how many were still active (as activeGrants lists them): only those did this end. */
   revokeMemberGrants(memberId: string, now: number): Promise<number>;
 
   /**
