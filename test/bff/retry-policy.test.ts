@@ -55,7 +55,8 @@ describe('HttpForwarder', () => {
       const unavailable = await forwarder.forward({ product: 'humanizer', idempotencyKey: 'slow-key-000', body: '{}' });
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(unavailable).toMatchObject({ ok: false, settled: false });
-      if (!unavailable.ok) expect(unavailable.error.body.code).toBe('usage_recording_unavailable');
+      // The 503's own error, or, when the deadline cut an attempt in flight (a loaded machine), that attempt's.
+      if (!unavailable.ok) expect(['usage_recording_unavailable', 'upstream_unreachable']).toContain(unavailable.error.body.code);
       expect(calls).toBeGreaterThan(2);
     } finally {
       await forwarder.close();
