@@ -90,6 +90,9 @@ const PAGES: Record<string, string> = {
   'suneditor-iframe': '<h1>SunEditor (iframe mode)</h1><link rel="stylesheet" href="./suneditor.min.css"><div id="editor"></div>',
   'tinymce-inline': '<h1>TinyMCE (inline)</h1><div id="editor" style="border: 1px solid #888; padding: 8px;"></div>',
   'ckeditor4-inline': '<h1>CKEditor 4 (inline)</h1><script src="./ckeditor4/ckeditor.js"></script><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  'plaintext-only': '<h1>A plaintext-only contenteditable</h1><div id="editor" contenteditable="plaintext-only" style="border: 1px solid #888; padding: 8px; white-space: pre-wrap;"></div>',
+  'rtl-field': '<h1>A right-to-left textarea</h1><textarea id="field" dir="rtl" rows="8" cols="70" style="font: 16px/1.5 serif; padding: 8px;"></textarea>',
+  'rtl-editor': '<h1>A right-to-left contenteditable</h1><div id="editor" dir="rtl" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 

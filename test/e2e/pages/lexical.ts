@@ -85,4 +85,9 @@ editor.update(
   },
   { discrete: true },
 );
-Object.assign(window, { editorText: () => editor.getEditorState().read(() => $getRoot().getTextContent()) });
+Object.assign(window, {
+  editorText: () => editor.getEditorState().read(() => $getRoot().getTextContent()),
+  // The app switches the editor to read-only (a locked document) and back.
+  refuseEdits: () => editor.setEditable(false),
+  allowEdits: () => editor.setEditable(true),
+});

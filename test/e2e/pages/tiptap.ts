@@ -7,4 +7,9 @@ const editor = new Editor({
   extensions: [StarterKit],
   content: formattedPage() ? FORMATTED_HTML : `<p>${PAGE_TEXT}</p><p>A second paragraph, written by me on a Tuesday.</p>`,
 });
-Object.assign(window, { editorText: () => editor.getText({ blockSeparator: '\n' }) });
+Object.assign(window, {
+  editorText: () => editor.getText({ blockSeparator: '\n' }),
+  // The app switches the editor to read-only (a locked document) and back.
+  refuseEdits: () => editor.setEditable(false),
+  allowEdits: () => editor.setEditable(true),
+});
