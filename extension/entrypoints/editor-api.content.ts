@@ -778,6 +778,17 @@ function editorApiFor(root: Element): EditorApi | undefined {
   return tiny && tinymceApi(tiny);
 }
 
+/**
+ * Whether the editor around `root` is read-only in its own state while its DOM stays editable.
+ * Lexical's `setEditable(false)` leaves its root `contenteditable` unless the app changes it too
+ * (vanilla Lexical does not): the writer's typing then never reaches its model, but a native edit
+ * (`execCommand`) does, read in from the DOM (measured, Lexical 0.52 in Chromium).
+ */
+function lockedInModel(root: Element): boolean {
+  const lexical = (root.closest('[data-lexical-editor]') as (Element & { __lexicalEditor?: { isEditable?(): boolean } }) | null)?.__lexicalEditor;
+  return lexical?.isEditable?.() === false;
+}
+
 const isElement = (node: unknown): node is Element => typeof node === 'object' && node !== null && (node as Node).nodeType === Node.ELEMENT_NODE;
 
 const reply = (root: Element, detail: string) => root.dispatchEvent(new CustomEvent(PAGE_REPLY_EVENT, { detail }));
@@ -792,6 +803,10 @@ function handle(event: Event): void {
   try {
     request = JSON.parse((event as CustomEvent<string>).detail) as PageRequest;
   } catch {
+    return;
+  }
+  if (request.op === 'locked') {
+    if (lockedInModel(root)) event.preventDefault();
     return;
   }
   const editor = editorApiFor(root);

@@ -68,6 +68,16 @@ export function isEditable(target: Target): boolean {
   return target.kind === 'field' || target.element.isContentEditable || target.element.matches(BLOCK_DOCUMENT);
 }
 
+/**
+ * Whether the editor's own state is read-only while its DOM still takes edits (asked in the page's
+ * world, editor-api.content.ts): an edit the writer could not make must not be made for them.
+ * (A read-only field, a `contenteditable="false"` root and the editors whose API is used refuse it
+ * by themselves.)
+ */
+export function isLockedByEditor(target: Target): boolean {
+  return target.kind !== 'field' && !target.select && askPage(target.element, { op: 'locked' });
+}
+
 /** Focuses the editing host that holds `at` (a block of a block editor), else the target's element. */
 export function focusEditor(element: HTMLElement, at?: Node): void {
   const host = (at && element.contains(at) && editingHost(at)) || element;
