@@ -102,6 +102,8 @@ const byPage = (page: Page, locked: boolean) => page.evaluate((locked) => (windo
 const LOCKABLE: Lockable[] = [
   { name: 'Tiptap setEditable(false)', page: 'tiptap', root: '.ProseMirror', lock: byPage },
   { name: 'Quill 2 disable()', page: 'quill', root: '.ql-editor', lock: byPage },
+  // Its root stays contenteditable (vanilla Lexical): until 2026-11-29 the accept's native edit was
+  // read into its model from the DOM, where the writer's typing is not, and the panel said Accepted.
   { name: 'Lexical setEditable(false)', page: 'lexical', root: '#editor', lock: byPage },
   { name: 'CodeMirror 6 EditorState.readOnly', page: 'codemirror', root: '.cm-content', lock: byPage },
   { name: 'textarea readOnly', page: 'plain', root: '#field', field: true, lock: (page, locked) => page.locator('#field').evaluate((field, locked) => void ((field as HTMLTextAreaElement).readOnly = locked), locked) },
