@@ -1,4 +1,5 @@
 import type { BffError, BffErrorCode, Product } from '@redline/shared';
+import { storableResult } from './operations/storable.ts';
 import type { LedgerFault, LedgerFaultReason } from './storage/faults.ts';
 
 /** An error the BFF answers with: an HTTP status and a stable, explained error body. */
@@ -80,8 +81,9 @@ export const upstreamErrors = {
     ),
   keyConflict: () =>
     HttpError.of(500, 'internal_error', 'The analysis service refused this operation as a repeat of different work. This is a BFF fault; start a new check.'),
+  /** The upstream's own words, made storable: the refusal is stored with the operation (operations/storable.ts). */
   invalidRequest: (message: string, fields?: Record<string, string>) =>
-    HttpError.of(400, 'invalid_request', `The analysis service refused the request: ${message}`, fields ? { fields } : {}),
+    HttpError.of(400, 'invalid_request', `The analysis service refused the request: ${storableResult(message)}`, fields ? { fields: storableResult(fields) } : {}),
 };
 
 /** How long clients wait before repeating while the ledger is unavailable. */

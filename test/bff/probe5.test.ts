@@ -341,3 +341,45 @@ describe('a single check settled failed on a slow instance after the other settl
     }
   }, 30_000);
 });
+
+/**
+ * An upstream that refuses every check (400) with a message and field errors holding a NUL and
+ * half of a surrogate pair: its refusal is passed on to the member and stored with the operation.
+ */
+async function upstreamRefusingWithBrokenText() {
+  const server = http.createServer((req, res) => {
+    req.resume().on('end', () => {
+      const refusal = { detail: 'The text near "\ud83d" could not be read\u0000.', fields: { 'te\u0000xt': 'a broken character \udc00 here' } };
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+for (const ledger of ['sqlite', 'postgres'] as const) {
+  describe(`${ledger}: an upstream refusal quoting a NUL or half of a surrogate pair`, () => {
+    it('is stored and answered as the refusal (the broken characters replaced), again at a repeat', async () => {
+      const upstream = await upstreamRefusingWithBrokenText();
+      const h = await startHarness({ ledger, env: { UPSTREAM_BASE_URL: upstream.url, BFF_RESUME_INTERVAL_SECONDS: '3600' } });
+      try {
+        const operationId = `probe5-broken-refusal-${process.pid}`;
+        const text = 'A sentence the upstream refuses.';
+        const answer = await h.call('/v1/plagiarism', { operationId, text });
+        expect([answer.status, answer.body.error?.code]).toEqual([400, 'invalid_request']);
+        expect(answer.body.error.message).toBe('The analysis service refused the request: The text near "\ufffd" could not be read\ufffd.');
+        expect(answer.body.error.fields).toEqual({ 'te\ufffdxt': 'a broken character \ufffd here' });
+        const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
+        expect((await h.bff.ledger.findOperation(tester.id, operationId))?.state).toBe('failed');
+        const repeat = await h.call('/v1/plagiarism', { operationId, text });
+        expect([repeat.status, repeat.body.error]).toEqual([400, answer.body.error]);
+      } finally {
+        await h.close();
+        await upstream.close();
+      }
+    }, 30_000);
+  });
+}

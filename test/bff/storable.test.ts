@@ -15,4 +15,10 @@ describe('storableResult', () => {
     expect(stored.matches[1]).toBe(answer.matches[1]);
     expect(answer.high).toBe('lone \ud83d end');
   });
+
+  it("replaces them in an object's keys too (a refusal's field names are the upstream's)", () => {
+    const fields = { 'te\u0000xt': 'fine', model: 'x\udc00' };
+    expect(storableResult(fields)).toEqual({ 'te\ufffdxt': 'fine', model: 'x\ufffd' });
+    expect(Object.keys(storableResult(fields))).toHaveLength(2);
+  });
 });
