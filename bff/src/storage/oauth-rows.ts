@@ -45,10 +45,9 @@ export type ActiveGrantRow = GrantRow & { refresh_expires_at: number | string; r
 
 export const toActiveGrant = (row: ActiveGrantRow): ActiveGrant => ({ ...toGrant(row), refreshExpiresAt: num(row.refresh_expires_at), redirectUri: row.redirect_uri });
 
-/**
- * Both dialects: a grant is active while it is not revoked and its unused refresh token has not
- * expired. Its redirect URI is its code's: the one the consent page showed (a client may register ten).
- */
+/** Both dialects: a refresh token `t` still usable at `now`: a grant holding one is active (a sign-in not ended). */
+const LIVE_REFRESH_TOKEN = (nowParameter: string) => `t.used_at IS NULL AND t.expires_at > ${nowParameter}`;
+
 /**
  * Revokes a member's grants; each row returned says whether the grant was still live (an unused
  * refresh token not past its expiry, as ACTIVE_GRANTS_SQL lists them), so that only those are
@@ -56,12 +55,16 @@ export const toActiveGrant = (row: ActiveGrantRow): ActiveGrant => ({ ...toGrant
  */
 export const REVOKE_MEMBER_GRANTS_SQL = (nowParameter: string, memberParameter: string) =>
   `UPDATE oauth_grants SET revoked_at = ${nowParameter} WHERE member_id = ${memberParameter} AND revoked_at IS NULL
-   RETURNING EXISTS (SELECT 1 FROM oauth_refresh_tokens t WHERE t.grant_id = oauth_grants.id AND t.used_at IS NULL AND t.expires_at > ${nowParameter}) AS live`;
+   RETURNING EXISTS (SELECT 1 FROM oauth_refresh_tokens t WHERE t.grant_id = oauth_grants.id AND ${LIVE_REFRESH_TOKEN(nowParameter)}) AS live`;
 
+/**
+ * Both dialects: a grant is active while it is not revoked and its unused refresh token has not
+ * expired. Its redirect URI is its code's: the one the consent page showed (a client may register ten).
+ */
 export const ACTIVE_GRANTS_SQL = (memberParameter: string, nowParameter: string) =>
   `SELECT g.*, t.expires_at AS refresh_expires_at, (SELECT c.redirect_uri FROM oauth_codes c WHERE c.grant_id = g.id) AS redirect_uri
    FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.grant_id = g.id
-   WHERE g.member_id = ${memberParameter} AND g.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > ${nowParameter}
+   WHERE g.member_id = ${memberParameter} AND g.revoked_at IS NULL AND ${LIVE_REFRESH_TOKEN(nowParameter)}
    ORDER BY g.created_at DESC, g.id`;
 
 export const toCode = (row: CodeRow): AuthorizationCodeRecord => ({
