@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
@@ -147,7 +147,7 @@ export class PostgresConsoleStore implements ConsoleStore {
       'UPDATE console_sessions SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING expires_at, last_seen_at',
       [now, id],
     );
-    return rows.some((session) => Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince);
+    return rows.some((session) => wasOpen(session, now, idleSince));
   }
 
   async revokeMemberSessions(memberId: string, now: number, keep = '', idleSince = -Infinity): Promise<number> {
@@ -155,7 +155,7 @@ export class PostgresConsoleStore implements ConsoleStore {
       'UPDATE console_sessions SET revoked_at = $1 WHERE member_id = $2 AND revoked_at IS NULL AND id <> $3 RETURNING expires_at, last_seen_at',
       [now, memberId, keep],
     );
-    return rows.filter((session) => Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince).length;
+    return rows.filter((session) => wasOpen(session, now, idleSince)).length;
   }
 
   async purgeEnded(cutoff: number): Promise<number> {

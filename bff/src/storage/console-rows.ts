@@ -15,6 +15,10 @@ export interface SessionRow {
   user_agent: string;
 }
 
+/** Both dialects: a session a revocation at `now` ended (not already past its absolute expiry, and seen after `idleSince`). */
+export const wasOpen = (session: Pick<SessionRow, 'expires_at' | 'last_seen_at'>, now: number, idleSince: number) =>
+  Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince;
+
 export interface AuditRow {
   at: number | string;
   actor_id: string | null;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
@@ -140,14 +140,14 @@ export class SqliteConsoleStore implements ConsoleStore {
     const ended = this.db.prepare('UPDATE console_sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING expires_at, last_seen_at').get(now, id) as
       | { expires_at: number; last_seen_at: number }
       | undefined;
-    return ended !== undefined && Number(ended.expires_at) > now && Number(ended.last_seen_at) > idleSince;
+    return ended !== undefined && wasOpen(ended, now, idleSince);
   }
 
   async revokeMemberSessions(memberId: string, now: number, keep = '', idleSince = -Infinity): Promise<number> {
     const ended = this.db
       .prepare('UPDATE console_sessions SET revoked_at = ? WHERE member_id = ? AND revoked_at IS NULL AND id <> ? RETURNING expires_at, last_seen_at')
       .all(now, memberId, keep) as { expires_at: number; last_seen_at: number }[];
-    return ended.filter((session) => Number(session.expires_at) > now && Number(session.last_seen_at) > idleSince).length;
+    return ended.filter((session) => wasOpen(session, now, idleSince)).length;
   }
 
   async purgeEnded(cutoff: number): Promise<number> {
