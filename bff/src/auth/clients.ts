@@ -1,6 +1,7 @@
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { HIDDEN_CHARACTER_RULE, hiddenCharacter } from '../hidden-characters.ts';
 import { describeError, type Logger } from '../logging.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
 
@@ -31,13 +32,6 @@ const isClientId = (value: string) => /^[\x20-\x7E]{1,255}$/.test(value);
 const MAX_CLIENT_NAME = 200;
 const MAX_REDIRECT_URIS = 10;
 
-/**
- * Characters that change how the rest of a line reads or that cannot be seen: direction
- * overrides and isolates (U+202E reverses the redirect host after it), zero-width and other
- * format characters, controls, line and paragraph breaks, lone surrogates, private use.
- */
-const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}]/u;
-
 /** Letters that read as another in a name: Cyrillic and Greek look-alikes, and i, l, 1 and | as one stroke. */
 const LOOK_ALIKES: Record<string, string> = {
   а: 'a', е: 'e', ё: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'l', ї: 'l', ӏ: 'l', ԁ: 'd', ɗ: 'd',
@@ -67,11 +61,9 @@ const isExtensionRedirect = (uri: string) => {
 /** Why a client name cannot be shown to a member as the application asking for access, or undefined. */
 export function clientNameProblem(name: string, redirectUris: string[]): string | undefined {
   if (name.length > MAX_CLIENT_NAME) return `client_name may be at most ${MAX_CLIENT_NAME} characters`;
-  const hidden = HIDDEN_CHARACTER.exec(name);
-  if (hidden) {
-    const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    return `client_name may not contain control, direction or invisible characters (line breaks, zero-width characters, direction overrides): U+${code} at position ${hidden.index}`;
-  }
+  // U+202E before the redirect host would reverse it on the consent page.
+  const hidden = hiddenCharacter(name);
+  if (hidden) return `client_name may not contain ${HIDDEN_CHARACTER_RULE}: ${hidden.code} at position ${hidden.index}`;
   // The consent page asks "Allow <name> to use Redline as you?": a name that reads as Redline poses as the server itself.
   if (nameAsRead(name).includes(REDLINE_AS_READ) && !redirectUris.every(isExtensionRedirect)) {
     return 'client_name may not name Redline, the server the member signs in to, except for its browser extension: give your application its own name';

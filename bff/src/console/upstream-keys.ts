@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { BffConfig } from '../config.ts';
+import { HIDDEN_CHARACTER_RULE, hiddenCharacter } from '../hidden-characters.ts';
 import type { ConsoleStore, UpstreamKeyRecord } from '../storage/console-store.ts';
 import type { MemberRecord } from '../storage/ledger.ts';
 import { PROBE_COST_NOTE, probeKey } from '../upstream/key-probe.ts';
@@ -25,12 +26,9 @@ export interface UpstreamKeyRoutesDeps {
  * refuses: a 500 before), line breaks, direction overrides and invisible characters are refused,
  * named by code point, as in a client's name (auth/clients.ts).
  */
-const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}]/u;
 const hiddenCharacterProblem = (label: string) => {
-  const hidden = HIDDEN_CHARACTER.exec(label);
-  if (!hidden) return undefined;
-  const code = hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-  return `a name without control, direction or invisible characters (line breaks, zero-width characters, direction overrides): U+${code} at position ${hidden.index}`;
+  const hidden = hiddenCharacter(label);
+  return hidden && `a name without ${HIDDEN_CHARACTER_RULE}: ${hidden.code} at position ${hidden.index}`;
 };
 
 const NewKeyBody = z
