@@ -185,6 +185,15 @@ describe('one operation id sent at once with different texts, on two instances, 
   }, 30_000);
 });
 
+/** A small upstream of a test's own, listening: its address and how to close it. */
+async function serving(server: http.Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /**
  * An upstream whose plagiarism check quotes a scraped web page holding a NUL and half of a
  * surrogate pair (as text extracted from PDFs and binary pages does); it charges each new
@@ -208,11 +217,9 @@ async function upstreamQuotingBrokenPages() {
       res.writeHead(200, { 'content-type': 'application/json' }).end(answers.get(key));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...(await serving(server)),
     charged: () => charged,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
@@ -292,12 +299,10 @@ async function upstreamRefusingThenUnreadable() {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ words_processed: words, verdict: 'a shape the BFF does not know' }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...(await serving(server)),
     answerUnreadable: () => (mode = 'unreadable'),
     charged: () => charged,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
@@ -353,11 +358,7 @@ async function upstreamRefusingWithBrokenText() {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return serving(server);
 }
 
 for (const ledger of ['sqlite', 'postgres'] as const) {
