@@ -91,6 +91,8 @@ export function undoText(editor: EditorInfo | undefined): string {
   return `Accepted text is written into the editor and read back before it is marked accepted. ${one}${all}${parts}`;
 }
 
+const LOCKED = 'Not applied: the page has made this text read-only for now, so Redline changed nothing. When you can edit it again, press Accept again.';
+
 /** The writer's next step when the editor did not take an accepted suggestion. */
 async function explain(outcome: ApplyOutcome, text: string): Promise<string | undefined> {
   if (outcome === 'refused' || outcome === 'reverted') {
@@ -114,6 +116,7 @@ async function explain(outcome: ApplyOutcome, text: string): Promise<string | un
   if (outcome === 'overlapped') {
     return 'Not marked accepted: text was typed in this sentence, by you or a co-author, while the suggestion was going in. Redline left the text as it is, that typing included: check the sentence in the page (its undo, Ctrl/Cmd+Z, can help), then review again.';
   }
+  if (outcome === 'locked') return LOCKED;
   if (outcome === 'embedded') {
     return 'Not applied: the words this suggestion changes hold an image, an embedded item or a mention, which replacing them would remove. Your text is as it was: edit the sentence by hand, or move the item out of it and press Accept again.';
   }

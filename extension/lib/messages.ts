@@ -105,7 +105,7 @@ export type CheckReply = { ok: true; response: unknown; suggestions?: Suggestion
  * `overlapped`: as `interrupted`, but the writer's input met the sentence; it is left as it is, to be checked.
  * `embedded`: nothing tried: the words to replace hold an image, an embed or a mention that the rewrite would remove.
  */
-export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'reverted' | 'timeout' | 'unexpected' | 'interrupted' | 'overlapped' | 'embedded';
+export type ApplyOutcome = 'applied' | 'withdrawn' | 'no-rewrite' | 'refused' | 'locked' | 'reverted' | 'timeout' | 'unexpected' | 'interrupted' | 'overlapped' | 'embedded';
 
 interface SenderLike {
   id?: string;

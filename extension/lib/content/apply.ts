@@ -1,7 +1,7 @@
 import { askPage } from '../page/bridge.ts';
 import { editNatively } from '../page/native-edit.ts';
 import type { Strategy } from './editors.ts';
-import { isLockedByEditor, type DomTarget, type Target } from './target.ts';
+import { isReadOnly, type DomTarget, type Target } from './target.ts';
 import { SPACER, type DomText } from './dom-text.ts';
 import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
@@ -25,6 +25,8 @@ export type ApplyResult =
   | { status: 'applied'; strategy: Strategy; at: number }
   /** Nothing changed: the editor did not take the change. */
   | { status: 'refused' }
+  /** Nothing tried: the field or editor is read-only now (see `isReadOnly`). */
+  | { status: 'locked' }
   /** The text no longer holds the expected original at the range. */
   | { status: 'stale' }
   /** The editor turned the suggestion into something else; that was rolled back, the text is as before. */
@@ -401,9 +403,9 @@ async function applyWatched(
     if (reading.holds === 'either') return { status: 'unexpected' };
     if (reading.holds !== 'original') return { status: 'stale' };
     const [from, to] = [reading.at, reading.at + end - start];
-    // Locked by its own state (Lexical's `setEditable(false)`), an editor ignores the writer's
-    // typing but read a native edit from its DOM into its model: nothing is tried.
-    if (strategy !== 'editor-api' && isLockedByEditor(target)) break;
+    // Read-only now (Lexical's `setEditable(false)` ignores the writer's typing but would read a
+    // native edit from its DOM into its model): nothing is tried, and the writer is told why.
+    if (strategy !== 'editor-api' && isReadOnly(target)) return { status: 'locked' };
     if (!selectText(target, from, to, { focus: true })) return { status: 'stale' };
     // Editors that mirror the DOM selection into their own state read it on selectionchange.
     // A field needs no wait, and gets none: the writer's next keystroke cannot fall in between.

@@ -26,6 +26,7 @@ import { Toast } from './toast.ts';
 import { TypingBurst } from './typing-burst.ts';
 
 const INTERRUPTED = 'You typed in the page while the rewrite was going in, so Redline stopped and left this sentence as it was. Accept again when you are ready.';
+const LOCKED = 'The page has made this text read-only for now, so nothing was changed. When you can edit it again, accept again.';
 const EMBEDDED = 'The words this rewrite changes hold an image, an embedded item or a mention, which replacing them would remove, so nothing was replaced. Edit the sentence by hand.';
 const OVERLAPPED = 'Text was typed in this sentence, by you or a co-author, while the rewrite was going in. Redline left the text as it is: check the sentence.';
 /**
@@ -646,6 +647,7 @@ export class PageSession {
     else if (outcome === 'withdrawn') this.#card.status('This sentence changed since the rewrite: nothing was replaced.');
     else if (outcome === 'interrupted') this.#card.status(INTERRUPTED, [copy]);
     else if (outcome === 'overlapped') this.#card.status(OVERLAPPED, [copy]);
+    else if (outcome === 'locked') this.#card.status(LOCKED);
     else if (outcome === 'embedded') this.#card.status(EMBEDDED, [copy]);
     else this.#card.status('The editor changed the text in another way and it could not be undone. Check the sentence in the editor.', [copy]);
   }

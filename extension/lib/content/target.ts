@@ -69,13 +69,20 @@ export function isEditable(target: Target): boolean {
 }
 
 /**
- * Whether the editor's own state is read-only while its DOM still takes edits (asked in the page's
- * world, editor-api.content.ts): an edit the writer could not make must not be made for them.
- * (A read-only field, a `contenteditable="false"` root and the editors whose API is used refuse it
- * by themselves.)
+ * Whether the writer cannot edit the target now: a read-only or disabled field, an editor root
+ * switched off (`contenteditable="false"`: Tiptap's and Quill's read-only modes), or an editor
+ * whose own state is read-only while its DOM still takes edits (asked in the page's world,
+ * editor-api.content.ts: Lexical's `setEditable(false)` leaves its root editable, and a native
+ * edit would still reach its model). An edit the writer could not make must not be made for them,
+ * and they are told why nothing changed. Code editors (`select`) refuse through their API.
  */
-export function isLockedByEditor(target: Target): boolean {
-  return target.kind !== 'field' && !target.select && askPage(target.element, { op: 'locked' });
+export function isReadOnly(target: Target): boolean {
+  if (target.kind === 'field') {
+    const field = target.element as FieldTarget['element'];
+    return field.readOnly || field.disabled;
+  }
+  if (target.select) return false;
+  return target.element.getAttribute('contenteditable') === 'false' || askPage(target.element, { op: 'locked' });
 }
 
 /** Focuses the editing host that holds `at` (a block of a block editor), else the target's element. */
