@@ -55,11 +55,35 @@ describe('HttpForwarder', () => {
       const unavailable = await forwarder.forward({ product: 'humanizer', idempotencyKey: 'slow-key-000', body: '{}' });
       expect(Date.now() - started).toBeLessThan(1_000);
       expect(unavailable).toMatchObject({ ok: false, settled: false });
-      // The 503's own error, or, when the deadline cut an attempt in flight (a loaded machine), that attempt's.
-      if (!unavailable.ok) expect(['usage_recording_unavailable', 'upstream_unreachable']).toContain(unavailable.error.body.code);
+      if (!unavailable.ok) expect(unavailable.error.body.code).toBe('usage_recording_unavailable');
       expect(calls).toBeGreaterThan(2);
     } finally {
       await forwarder.close();
+      server.close();
+    }
+  });
+
+  it('a last attempt cut short by the call\'s own deadline: the client hears the answer before it (503), or "unreachable" when there was none', async () => {
+    let calls = 0;
+    const server = createServer((req, res) => {
+      calls++;
+      // The first attempt of key "answers-once" gets a 503; every other attempt hangs past the deadline.
+      if (req.headers['idempotency-key'] === 'answers-once' && calls === 1) res.writeHead(503).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const forwarder = new HttpForwarder({ baseUrl, keys: new UpstreamKeyring({ envKey: 'k', store: () => Promise.reject(new Error('no store')), logger: createLogger('silent', new LogCapture()) }), retry: { ...policy, deadlineMs: 500, attemptTimeoutMs: 5_000, backoffBaseMs: 20, backoffCapMs: 20 }, metrics: createMetrics(), logger: createLogger('silent', new LogCapture()) });
+    try {
+      const afterA503 = await forwarder.forward({ product: 'humanizer', idempotencyKey: 'answers-once', body: '{}' });
+      expect(calls).toBe(2);
+      expect(afterA503).toMatchObject({ ok: false, settled: false });
+      if (!afterA503.ok) expect(afterA503.error.body.code).toBe('usage_recording_unavailable');
+      const neverAnswered = await forwarder.forward({ product: 'humanizer', idempotencyKey: 'never-answers', body: '{}' });
+      if (!neverAnswered.ok) expect(neverAnswered.error.body.code).toBe('upstream_unreachable');
+      expect(neverAnswered.ok).toBe(false);
+    } finally {
+      await forwarder.close();
+      server.closeAllConnections();
       server.close();
     }
   });

@@ -80,6 +80,7 @@ export class HttpForwarder implements Forwarder {
         const refusal = await operation.refusal();
         if (refusal) return { ok: false, error: refusal, settled: true, ranNothing: true };
       }
+      const cutByDeadline = remaining < retry.attemptTimeoutMs;
       const outcome = await this.#attempt(operation, Math.min(remaining, retry.attemptTimeoutMs));
       if (outcome.kind === 'success') return { ok: true, ...outcome };
       if (outcome.kind === 'key_rejected') {
@@ -97,7 +98,9 @@ export class HttpForwarder implements Forwarder {
       ranHere ||= mayHaveRunOn(outcome);
       if (operation.signal?.aborted) return { ok: false, error: shuttingDown(), settled: false, ranNothing: !ranHere };
 
-      lastRetryable = outcome;
+      // An attempt the call's own deadline cut short says nothing of the upstream: what the client
+      // hears is the answer before it (a 503 stays a 503, not "could not be reached").
+      if (!(cutByDeadline && outcome.kind === 'backoff' && outcome.reason === 'timeout' && attempt > 0)) lastRetryable = outcome;
       mayHaveRun ||= ranHere;
       if (outcome.kind === 'backoff' && outcome.reason === 'provider_aborted' && ++providerAborts > MAX_PROVIDER_ABORT_RETRIES) break;
       const waitMs =
