@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Budgets, Ledger, MemberRecord, NewMember } from './storage/ledger.ts';
 import { SESSION_IDLE_MS } from './console/sessions.ts';
+import { personNameAsRead } from './names-as-read.ts';
 
 /** Member tokens: `rl_` and 32 random bytes in base64url (256 bits). Only a hash is stored. */
 export const TOKEN_PREFIX = 'rl_';
@@ -47,17 +48,14 @@ async function created(ledger: Ledger, id: string, token: string): Promise<Creat
   return { member: (await ledger.listMembers()).find((candidate) => candidate.id === id)!, token };
 }
 
-/** A name as it reads on a page: "Bob", "BOB" and fullwidth "ｂｏｂ" are one name to the administrator choosing whom to revoke. */
-const nameAsRead = (name: string) => name.normalize('NFKC').toLowerCase();
-
 export async function createMember(ledger: Ledger, name: string, budgets: Budgets = {}): Promise<CreatedMember> {
   const { member, token } = newMember(name, budgets);
-  const taken = (await ledger.listMembers()).find((existing) => nameAsRead(existing.name) === nameAsRead(member.name));
+  const taken = (await ledger.listMembers()).find((existing) => personNameAsRead(existing.name) === personNameAsRead(member.name));
   if (taken?.revokedAt) {
     throw new Error(`A revoked member is named "${taken.name}": a name stays taken after revocation, so the audit log and usage keep meaning one person. Choose another name.`);
   }
   if (taken) {
-    const same = taken.name === member.name ? '' : ' (names that differ only in case or letter width read as one)';
+    const same = taken.name === member.name ? '' : ' (names that differ only in case, letter width or look-alike letters read as one)';
     throw new Error(`A member named "${taken.name}" already exists${same}.`);
   }
   await ledger.addMember(member);

@@ -129,10 +129,11 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect(((await again.get('/audit')).body.entries as { action: string }[]).map((entry) => entry.action)).toContain('session_revoked');
   });
 
-  it('a name that reads as an existing member\'s (another case, fullwidth letters) is refused naming that member; a revoked one says so', async () => {
+  it('a name that reads as an existing member\'s (another case, fullwidth or look-alike letters) is refused naming that member; a revoked one says so', async () => {
     const { h, admin } = await adminConsole(ledger);
     expect((await admin.post('/members', { name: 'bob' })).status).toBe(201);
-    for (const name of ['Bob', 'BOB', '\uFF42\uFF4F\uFF42']) {
+    // Fullwidth "ｂｏｂ", and "bоb" with a Cyrillic о.
+    for (const name of ['Bob', 'BOB', '\uFF42\uFF4F\uFF42', 'b\u043Eb']) {
       const answer = await admin.post('/members', { name });
       expect(answer.status, `${name}: ${answer.raw}`).toBe(400);
       expect(answer.body.error.message).toContain('"bob"');
@@ -144,6 +145,9 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledger) => {
     expect(again.body.error.message).toMatch(/revoked member .*"carol"/);
     expect((await h.bff.ledger.listMembers()).map((member) => member.name).sort()).toEqual(['bob', 'carol', 'tester']);
     expect((await admin.post('/members', { name: 'bobby' })).status).toBe(201);
+    // Digits and accents make names of their own.
+    expect((await admin.post('/members', { name: 'bob2' })).status).toBe(201);
+    expect((await admin.post('/members', { name: 'böb' })).status).toBe(201);
   });
 
   it('revoking a member counts the sign-ins it ended, not ones whose refresh token had already expired (the Sign-ins list showed none)', async () => {

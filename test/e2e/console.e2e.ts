@@ -253,7 +253,7 @@ test('console: a refused action or page shows why (an ended session, a lost admi
   await expect(deputyRow).toHaveCount(1);
   await deputy('/sign-out', {});
   await deputyRow.getByRole('button', { name: 'Revoke' }).click();
-  await expect(page.getByRole('alert')).toHaveText('There is no open session with this id: it was signed out, revoked or had already expired.');
+  await expect(page.getByRole('alert')).toHaveText('There is no open session with this id: it may have been signed out, revoked or expired, or the id is wrong. Reload the list of sessions.');
   await expect(deputyRow).toHaveCount(0);
 
   // Another administrator makes the owner a member while the owner's console is open.

@@ -3,6 +3,7 @@ import { CustomOAuthError, InvalidClientMetadataError } from '@modelcontextproto
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { HIDDEN_CHARACTER_RULE, hiddenCharacter } from '../hidden-characters.ts';
 import { describeError, type Logger } from '../logging.ts';
+import { wordAsRead } from '../names-as-read.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -32,22 +33,7 @@ const isClientId = (value: string) => /^[\x20-\x7E]{1,255}$/.test(value);
 const MAX_CLIENT_NAME = 200;
 const MAX_REDIRECT_URIS = 10;
 
-/** Letters that read as another in a name: Cyrillic and Greek look-alikes, and i, l, 1 and | as one stroke. */
-const LOOK_ALIKES: Record<string, string> = {
-  а: 'a', е: 'e', ё: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'l', ї: 'l', ӏ: 'l', ԁ: 'd', ɗ: 'd',
-  α: 'a', ε: 'e', ο: 'o', ρ: 'p', ι: 'l', ν: 'v', ı: 'l', ℓ: 'l', i: 'l', '1': 'l', '|': 'l', '!': 'l', '0': 'o', '3': 'e',
-};
-
-/** A name as it reads: compatibility forms folded (fullwidth letters), accents, case, look-alikes and everything but letters dropped. */
-const nameAsRead = (name: string) =>
-  name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/./gsu, (character) => LOOK_ALIKES[character] ?? character)
-    .replace(/[^a-z]/g, '');
-
-const REDLINE_AS_READ = nameAsRead('Redline');
+const REDLINE_AS_READ = wordAsRead('Redline');
 
 /**
  * A browser's redirect URL for an extension (identity.getRedirectURL()): only that extension,
@@ -65,7 +51,7 @@ export function clientNameProblem(name: string, redirectUris: string[]): string 
   const hidden = hiddenCharacter(name);
   if (hidden) return `client_name may not contain ${HIDDEN_CHARACTER_RULE}: ${hidden.code} at position ${hidden.index}`;
   // The consent page asks "Allow <name> to use Redline as you?": a name that reads as Redline poses as the server itself.
-  if (nameAsRead(name).includes(REDLINE_AS_READ) && !redirectUris.every(isExtensionRedirect)) {
+  if (wordAsRead(name).includes(REDLINE_AS_READ) && !redirectUris.every(isExtensionRedirect)) {
     return 'client_name may not name Redline, the server the member signs in to, except for its browser extension: give your application its own name';
   }
   return undefined;

@@ -49,7 +49,7 @@ export function consoleErrorHandler(onUnexpected: (error: unknown) => void) {
     }
     // The router could not decode a part of the address: not the body's fault, which the 400 below would say.
     if (error instanceof URIError) {
-      return void res.status(400).json({ error: { code: 'invalid_request', message: 'The address has a broken percent-escape ("%" is followed by two hexadecimal digits that encode UTF-8). Open the console page and use its buttons.' } });
+      return void res.status(400).json({ error: { code: 'invalid_request', message: 'The address has a broken percent-escape: each "%" must be followed by two hexadecimal digits, and the escapes must encode UTF-8. Open the console page and use its buttons.' } });
     }
     const status = (error as { status?: number })?.status;
     if (status !== undefined && status >= 400 && status < 500) {

@@ -377,7 +377,7 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     // An expired session is marked revoked too, but this did not end it: not said, nor audited, as ended.
     const now = clock.now();
     if (!(await (await store()).revokeSession(req.params.id!, now, now - SESSION_IDLE_MS))) {
-      throw new ConsoleError(404, 'not_found', 'There is no open session with this id: it was signed out, revoked or had already expired.');
+      throw new ConsoleError(404, 'not_found', 'There is no open session with this id: it may have been signed out, revoked or expired, or the id is wrong. Reload the list of sessions.');
     }
     await audit(req, actor(res), 'session_revoked', req.params.id!);
     res.json({ revoked: true });

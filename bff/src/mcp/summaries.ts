@@ -11,7 +11,10 @@ function charged(outcome: OperationOutcome): string {
   const where = outcome.source === 'offline' ? ' (offline analyzers; nothing left this server)' : '';
   // A repeat is often the only answer the assistant gets (the first call's connection dropped):
   // it says what the operation charged, or "nothing charged" would read as a free check.
-  if (outcome.replayed) return `Repeated request with the same idempotency_key: the stored result. ${words(outcome.wordsCharged)} charged${where} for it once; nothing charged again.`;
+  if (outcome.replayed) {
+    const once = outcome.wordsCharged === 0 ? `Nothing was charged${where} for it` : `${words(outcome.wordsCharged)} charged${where} for it once`;
+    return `Repeated request with the same idempotency_key: the stored result. ${once}; nothing charged again.`;
+  }
   return `${words(outcome.wordsCharged)} charged${where}.`;
 }
 
