@@ -211,7 +211,7 @@ describe('MCP tool calls', () => {
     const before = await charged(h.token);
     const call = (name: string, id?: number) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method: 'tools/call', params: { name, arguments: { text: TEXT, idempotency_key: newToolKey() } } });
     const answers: unknown[] = [];
-    for (const body of [[call('detect_ai_text', 1), call('humanize_text', 2)], call('humanize_text')]) {
+    for (const body of [[call('detect_ai_text', 1), call('humanize_text', 2), call('check_sources', 3)], call('humanize_text')]) {
       const response = await fetch(mcpUrl, {
         method: 'POST',
         headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -223,9 +223,11 @@ describe('MCP tool calls', () => {
     }
     // A batch is answered as a batch (JSON-RPC 2.0 section 6): one error per request, each saying why it did not run.
     const [batch, single] = answers as [Array<{ id: number; error: { message: string; data: { error: { code: string } } } }>, { error: { data: { error: { code: string } } } }];
-    expect(batch.map((answer) => [answer.id, answer.error.data.error.code])).toEqual([[1, 'insufficient_scope'], [2, 'insufficient_scope']]);
+    expect(batch.map((answer) => [answer.id, answer.error.data.error.code])).toEqual([[1, 'insufficient_scope'], [2, 'insufficient_scope'], [3, 'insufficient_scope']]);
     expect(batch[0]!.error.message).toMatch(/^Not run: a call in the same batch was refused\. .*"humanize" scope/);
     expect(batch[1]!.error.message).toMatch(/^This sign-in was not allowed to rewrite text/);
+    // Each refused call gives its own reason.
+    expect(batch[2]!.error.message).toMatch(/^This sign-in was not allowed to check text for sources/);
     expect(single.error.data.error.code).toBe('insufficient_scope');
     expect(await charged(h.token)).toEqual(before);
   });

@@ -100,7 +100,7 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
       // Before the SDK runs the call: a 403 with the scope challenge is what lets a client sign in again for the scope (step-up).
       logger.info({ tool: refused.tool.name, member: caller.member.id, via: caller.via, code: 'insufficient_scope' }, 'mcp tool call refused');
       res.set('WWW-Authenticate', scopeChallenge(caller.scopes!, scopeFor(refused.tool.product), refused.reason, resourceMetadataUrl(req)));
-      return void res.status(403).json(scopeRefusal(req.body, refused));
+      return void res.status(403).json(scopeRefusal(req.body, refused, caller));
     }
     const [{ McpServer }, { StreamableHTTPServerTransport }] = await loadSdk();
     const server = serverFor(McpServer, caller);
@@ -133,18 +133,15 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
 
 /**
  * The JSON-RPC answer to a message refused for a scope. A batch is refused whole (nothing of it
- * runs) and answered as a batch: an error for each of its requests, the refused call's reason for
- * it and, for the others, that they did not run because of it.
+ * runs) and answered as a batch: an error for each of its requests, each refused call's own
+ * reason for it and, for the others, that they did not run because of the first.
  */
-function scopeRefusal(body: unknown, refused: { id: unknown; reason: string }) {
+function scopeRefusal(body: unknown, refused: { id: unknown; reason: string }, caller: Caller) {
   const error = (id: unknown, message: string) => ({ jsonrpc: '2.0', id, error: { code: -32000, message, data: { error: { code: 'insufficient_scope', message } } } });
   const requests = Array.isArray(body) ? body.filter((message) => (message as { id?: unknown } | null)?.id !== undefined) : [];
   if (requests.length === 0) return error(refused.id, refused.reason);
   const notRun = `Not run: a call in the same batch was refused. ${refused.reason}`;
-  return requests.map((message) => {
-    const { id } = message as { id: unknown };
-    return error(id, id === refused.id ? refused.reason : notRun);
-  });
+  return requests.map((message) => error((message as { id: unknown }).id, refusedToolCall(message, caller)?.reason ?? notRun));
 }
 
 /** The first tool call in a message (or batch) that the caller's sign-in does not allow, with why. */
