@@ -806,7 +806,7 @@ function handle(event: Event): void {
     return;
   }
   if (request.op === 'locked') {
-    if (lockedInModel(root)) event.preventDefault();
+    if (lockedInModel(root) || editorApiFor(root)?.readOnly()) event.preventDefault();
     return;
   }
   const editor = editorApiFor(root);

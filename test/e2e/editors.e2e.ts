@@ -137,18 +137,21 @@ for (const editor of EDITORS) {
       await again.close();
     });
 
-    test('when the editor refuses the change, the writer is told, the sentence stays selected and the suggestion pending', async ({ page, stack }) => {
+    test('when the editor is made read-only, the writer is told, their selection stays and the suggestion pending', async ({ page, stack }) => {
       const frame = await open(page, stack, editor);
       const before = await modelText(page);
       const panel = await humanize(page, frame, stack);
       await page.evaluate(() => (window as unknown as { refuseEdits(): void }).refuseEdits());
+      const writersSelection = await frame.evaluate(() => getSelection()?.toString());
       const first = panel.getByTestId('suggestions').locator('li.suggestion').first();
       await first.getByRole('button', { name: 'Accept', exact: true }).click();
-      await expect(first.getByTestId('apply-problem')).toContainText('This editor did not take the change');
+      // Each page refuses by its editor's read-only mode: the writer is told so, and nothing is tried.
+      await expect(first.getByTestId('apply-problem')).toContainText('the page has made this text read-only');
       await expect(first.getByRole('button', { name: 'Accept', exact: true })).toBeVisible(); // still pending
       await expect(first.getByTestId('decision')).toHaveCount(0);
       expect(await modelText(page)).toBe(before);
-      expect(await frame.evaluate(() => getSelection()?.toString())).toBe(ORIGINAL);
+      // Not selected for pasting over (a read-only editor takes no paste either): the writer's own selection is back.
+      expect(await frame.evaluate(() => getSelection()?.toString())).toBe(writersSelection);
 
       await page.evaluate(() => (window as unknown as { allowEdits(): void }).allowEdits());
       await first.getByRole('button', { name: 'Accept', exact: true }).click();
@@ -176,6 +179,8 @@ test('an editor that ignores every synthetic edit: the panel never says Accepted
   const items = panel.getByTestId('suggestions').locator('li.suggestion');
   await items.first().getByRole('button', { name: 'Accept', exact: true }).click();
   await expect(items.first().getByTestId('apply-problem')).toContainText('did not take the change');
+  // Left selected for the writer to paste the rewrite over.
+  expect(await page.evaluate(() => getSelection()?.toString())).toBe(ORIGINAL);
   await panel.getByRole('button', { name: 'Accept all (2)' }).click();
   await expect(panel.getByTestId('apply-problem')).not.toHaveCount(0);
   await page.waitForTimeout(1500);

@@ -405,7 +405,9 @@ async function applyWatched(
     const [from, to] = [reading.at, reading.at + end - start];
     // Read-only now (Lexical's `setEditable(false)` ignores the writer's typing but would read a
     // native edit from its DOM into its model): nothing is tried, and the writer is told why.
-    if (strategy !== 'editor-api' && isReadOnly(target)) return { status: 'locked' };
+    // Asked before any strategy selects anything (an editor's API refuses a read-only editor too,
+    // but only after the part was selected).
+    if (isReadOnly(target)) return { status: 'locked' };
     if (!selectText(target, from, to, { focus: true })) return { status: 'stale' };
     // Editors that mirror the DOM selection into their own state read it on selectionchange.
     // A field needs no wait, and gets none: the writer's next keystroke cannot fall in between.

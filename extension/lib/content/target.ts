@@ -73,15 +73,15 @@ export function isEditable(target: Target): boolean {
  * switched off (`contenteditable="false"`: Tiptap's and Quill's read-only modes), or an editor
  * whose own state is read-only while its DOM still takes edits (asked in the page's world,
  * editor-api.content.ts: Lexical's `setEditable(false)` leaves its root editable, and a native
- * edit would still reach its model). An edit the writer could not make must not be made for them,
- * and they are told why nothing changed. Code editors (`select`) refuse through their API.
+ * edit would still reach its model; TinyMCE's, CodeMirror's and the other editors' read-only
+ * modes, from their APIs). An edit the writer could not make must not be made for them, and they
+ * are told why nothing changed.
  */
 export function isReadOnly(target: Target): boolean {
   if (target.kind === 'field') {
     const field = target.element as FieldTarget['element'];
     return field.readOnly || field.disabled;
   }
-  if (target.select) return false;
   return target.element.getAttribute('contenteditable') === 'false' || askPage(target.element, { op: 'locked' });
 }
 

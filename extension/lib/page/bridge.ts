@@ -26,7 +26,7 @@ export type PageRequest =
   | { op: 'offsetAt'; x: number; y: number }
   /** The viewport boxes of [start, end)'s first and last characters; the reply is JSON `[left, top, right, bottom][]`. */
   | { op: 'boxes'; start: number; end: number }
-  /** Handled when the editor around this root is locked by its own state though its DOM stays editable (see editor-api.content.ts). */
+  /** Handled when the editor around this root is read-only by its own state: its API's read-only mode, or Lexical's model (see editor-api.content.ts). */
   | { op: 'locked' };
 
 /** True when the page-world script handled the request through an editor API. */
