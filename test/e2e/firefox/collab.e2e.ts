@@ -30,13 +30,13 @@ const collab = (tab: Page) => ({
 });
 const toast = (tab: Page) => tab.evaluate(() => document.querySelector('redline-toast')?.shadowRoot?.querySelector('.toast')?.textContent ?? '');
 
-// Retried once: on 2026-11-29 the "end" case failed once in a full run and in 4 of 36 runs alone
-// (also with the day's one change to the apply path switched off; 8 of 8 passed at the day's
-// starting commit, and no earlier run had failed): the accept went in, but the writer's
-// next keys landed at the end of the accepted words, not where their caret was. Not fixed; a likely
-// cause is a co-author's transaction putting ProseMirror's own selection back in the DOM between the
-// restore of the writer's caret and the selectionchange that would have told ProseMirror of it.
-// A retry that passes is reported as flaky, so the race stays visible.
+// On 2026-11-29 the writer's next keys sometimes landed at the end of the accepted words (or of its
+// last part), not where their caret was: 6 of 72 runs on a loaded machine (0 of 36 on a quiet one).
+// A co-author's transaction wrote ProseMirror's stale selection back into the DOM between the
+// restore of the writer's caret and the browser's selectionchange; the restore now tells the editor
+// at once (writer-focus.ts, tellEditor): 0 of 36 loaded runs and 0 of 36 quiet ones failed after.
+// Still retried once, since 36 runs cannot rule out a rarer race: a retry that passes is reported
+// as flaky, so it stays visible.
 test.describe.configure({ retries: 1 });
 
 const CASES = [
