@@ -48,11 +48,11 @@ export function mcpRouter({ config, engine, logger, version, rateLimiter, requir
   const runTool = async (tool: ToolDefinition, caller: Caller, args: Record<string, unknown>): Promise<CallToolResult> => {
     try {
       await takeRequest(rateLimiter, caller.member);
-      const outcome = await engine.run(caller.member, tool.toInput(args, config.maxDocumentCharacters));
+      const { outcome, chargedBefore } = await engine.call(caller.member, tool.toInput(args, config.maxDocumentCharacters));
       logger.info({ tool: tool.name, member: caller.member.id, via: caller.via, operationId: outcome.operationId, replayed: outcome.replayed }, 'mcp tool call');
       return {
         content: [
-          { type: 'text', text: tool.summarize(outcome) },
+          { type: 'text', text: tool.summarize(outcome, chargedBefore) },
           { type: 'text', text: JSON.stringify(outcome) },
         ],
         structuredContent: outcome as unknown as Record<string, unknown>,

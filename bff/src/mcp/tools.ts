@@ -39,7 +39,8 @@ export interface ToolDefinition {
   inputSchema: z.ZodRawShape;
   outputSchema: z.ZodObject;
   toInput(args: Record<string, unknown>, maxCharacters: number): OperationInput;
-  summarize(outcome: OperationOutcome): string;
+  /** `chargedBefore`: words of the outcome's that earlier calls with its key were charged (CallOutcome). */
+  summarize(outcome: OperationOutcome, chargedBefore: number): string;
 }
 
 /** A BFF error in a tool's words: what the REST API calls the operation id is the tool's `idempotency_key` argument. */

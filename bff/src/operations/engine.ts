@@ -36,9 +36,22 @@ export interface OperationOutcome {
   result: unknown;
 }
 
+/** An outcome as the call that got it saw it: the MCP summary says what this call charged. */
+export interface CallOutcome {
+  outcome: OperationOutcome;
+  /**
+   * Words of `outcome.wordsCharged` that earlier calls with this id had been charged already (a
+   * repeat after a failure: a document's finished parts, an answer that could not be read): not
+   * charged again by this call.
+   */
+  chargedBefore: number;
+}
+
 interface Settled {
   record: OperationRecord;
   replayed: boolean;
+  /** See CallOutcome.chargedBefore (0 when absent). */
+  chargedBefore?: number;
 }
 
 /** A call in flight, with the fingerprint of the work it does: only that work may join it. */
@@ -198,6 +211,11 @@ export class OperationEngine {
   }
 
   async run(member: MemberRecord, input: OperationInput): Promise<OperationOutcome> {
+    return (await this.call(member, input)).outcome;
+  }
+
+  /** Like run, with what earlier calls with this id had been charged already. */
+  async call(member: MemberRecord, input: OperationInput): Promise<CallOutcome> {
     const key = keyOf({ memberId: member.id, operationId: input.operationId });
     const body = upstreamBody(input);
     const fingerprint = fingerprintOf(input.product, body);
@@ -347,7 +365,8 @@ export class OperationEngine {
       // The words its finished parts were charged are in the budget already; only the rest is new.
       this.#checkReservation(input, reopened, record.wordsCharged);
       record = { ...record, state: 'pending', error: null, requestBody: body, upstreamKeyId: upstreamKeyId ?? record.upstreamKeyId };
-      return this.#execute(record, input.text, false, mayHaveRun);
+      // What it was charged is counted already (a document's own parts, when it has any, say so themselves).
+      return { chargedBefore: record.wordsCharged, ...(await this.#execute(record, input.text, false, mayHaveRun)) };
     }
     return this.#execute(record, input.text);
   }
@@ -644,6 +663,8 @@ export class OperationEngine {
     if (document.parts.length !== parts.length || !parts.every(cutAsStored)) {
       return this.#failDocument(parent, parts, HttpError.of(500, 'internal_error', 'This document was split differently when it was first sent, so it cannot be resumed. Start a new check with a new operation id.'));
     }
+    /** What the parts had been charged before this run (finished parts are reused, not charged again). */
+    const chargedBefore = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
     const done: OperationRecord[] = new Array(parts.length);
     let next = 0;
     /** What failed the document: a part's error (`index`), or the reason a resume stops it. */
@@ -711,18 +732,21 @@ export class OperationEngine {
       logger.info({ operationId: parent.operationId, product: parent.product, parts: parts.length }, 'document operation completed');
     }
     await yieldToEventLoop(); // the answer is serialised next
-    return { record: completed, replayed: !completedHere };
+    return { record: completed, replayed: !completedHere, chargedBefore };
   }
 
-  #outcome({ record, replayed }: Settled): OperationOutcome {
+  #outcome({ record, replayed, chargedBefore = 0 }: Settled): CallOutcome {
     return {
-      operationId: record.operationId,
-      product: record.product,
-      source: record.source,
-      replayed,
-      wordsCharged: record.wordsCharged,
-      parts: record.parts,
-      result: record.result,
+      outcome: {
+        operationId: record.operationId,
+        product: record.product,
+        source: record.source,
+        replayed,
+        wordsCharged: record.wordsCharged,
+        parts: record.parts,
+        result: record.result,
+      },
+      chargedBefore: replayed ? 0 : Math.min(chargedBefore, record.wordsCharged),
     };
   }
 }
