@@ -1,8 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countWords } from '@redline/shared';
+import { loadConfig } from '@redline/bff/config';
+import { createMember } from '@redline/bff/members';
 import { splitDocument } from '@redline/bff/operations/documents';
+import { startBff, type RunningBff } from '@redline/bff/server';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import type { AccountConfig } from '../upstream/accounts.ts';
+import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
+import { ConsoleClient } from './console-client.ts';
 import { connectMcp, newToolKey, toolJson, toolSummary } from './mcp-client.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, startHarness, type Harness } from './harness.ts';
 
 // An outside probe (the sixth): real HTTP, the upstream double, real PostgreSQL and SQLite files.
 
@@ -48,5 +59,117 @@ describe('an MCP repeat of a large document that failed after one part was charg
     const again = await mcp.callTool({ name: 'detect_ai_text', arguments: { text: TWO_PARTS, idempotency_key: key } });
     expect(toolSummary(again)).toContain(`${words(total)} charged for it once; nothing charged again.`);
     await mcp.close();
+  }, 60_000);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SECRET = Buffer.alloc(32, 7).toString('base64');
+const KEYS = ['team-key-alpha-0001', 'team-key-bravo-0002', 'team-key-charlie-0003', 'team-key-delta-0004'] as const;
+const OTHER_KEY = 'other-key-echo-0005';
+const ALL_PRODUCTS = { detector: 1_000_000, humanizer: 1_000_000, plagiarism: 1_000_000 };
+const ACCOUNTS: AccountConfig[] = [
+  { id: 'team', keys: [...KEYS], balances: { ...ALL_PRODUCTS } },
+  { id: 'other', keys: [OTHER_KEY], balances: { ...ALL_PRODUCTS } },
+];
+
+/** Two BFF instances on one PostgreSQL schema with the upstream double, an administrator signed in on each. */
+describe('two instances administering upstream keys at once', () => {
+  const schema = `probe6_keys_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe6-keys-'));
+  let double: RunningUpstreamDouble;
+  const instances: RunningBff[] = [];
+  const consoles: ConsoleClient[] = [];
+  let database: pg.Client;
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true, accounts: ACCOUNTS });
+    const env = { BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema, UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: KEYS[0], BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', ...FAST_RETRIES };
+    for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    const admin = await createMember(instances[0]!.ledger, 'key-admin');
+    await (await instances[0]!.ledger.consoleStore()).setRole(admin.member.id, 'admin');
+    for (const instance of instances) consoles.push(await ConsoleClient.signIn(instance.url, admin.token));
+    database = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
+    await database.connect();
+  });
+  afterAll(async () => {
+    await database?.end();
+    for (const instance of instances) await instance.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  /** Pastes, tests and marks saved a key on instance 0; its id. */
+  async function savedKey(label: string, value: string): Promise<string> {
+    const added = await consoles[0]!.post('/upstream-keys', { label, key: value });
+    expect(added.status, added.raw).toBe(201);
+    const id = added.body.key.id as string;
+    const tested = await consoles[0]!.post(`/upstream-keys/${id}/test`);
+    expect(tested.body.test?.ok, tested.raw).toBe(true);
+    expect((await consoles[0]!.post(`/upstream-keys/${id}/saved`)).status).toBe(200);
+    return id;
+  }
+
+  const activeRows = async () => (await database.query<{ id: string }>("SELECT id FROM upstream_keys WHERE state = 'active' ORDER BY id")).rows.map((row) => row.id);
+
+  /** Waits until `count` statements on the keys table wait for a lock. */
+  async function waitingOnLocks(count: number): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await database.query<{ n: string }>(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = $1",
+        [`redline-bff:${schema}`],
+      );
+      if (Number(rows[0]!.n) >= count) return;
+      await sleep(25);
+    }
+    throw new Error(`fewer than ${count} statements waited for a lock`);
+  }
+
+  /** Runs the calls one after another, each left waiting for a lock, while a transaction holds the active key's row; then lets them go. */
+  async function whileActiveKeyHeld(calls: (() => Promise<Awaited<ReturnType<ConsoleClient['post']>>>)[]) {
+    await database.query('BEGIN');
+    const started = [];
+    try {
+      await database.query("SELECT id FROM upstream_keys WHERE state = 'active' FOR UPDATE");
+      for (const [index, call] of calls.entries()) {
+        started.push(call());
+        await waitingOnLocks(index + 1);
+      }
+    } finally {
+      await database.query('COMMIT');
+    }
+    return { answers: await Promise.all(started) };
+  }
+
+  /** Both instances list `id` as the key in use, and send it, within the announcement's delivery. */
+  async function expectBothInstancesUse(id: string): Promise<void> {
+    await sleep(300);
+    for (const console of consoles) {
+      const listed = await console.get('/upstream-keys');
+      expect(listed.body.activeKeyId, listed.raw).toBe(id);
+      expect(listed.body.keys.filter((key: { state: string }) => key.state === 'active').length).toBeLessThanOrEqual(1);
+    }
+  }
+
+  it('two administrators activating two keys at once on two instances leave one active key, which both instances use', async () => {
+    const first = await savedKey('bravo', KEYS[1]);
+    const x = await savedKey('charlie', KEYS[2]);
+    const y = await savedKey('delta', KEYS[3]);
+    expect((await consoles[0]!.post(`/upstream-keys/${first}/activate`)).status).toBe(200);
+    expect(await activeRows()).toEqual([first]);
+
+    // A third change holds the active key's row (an activation under way elsewhere) while both administrators activate, A first.
+    const { answers } = await whileActiveKeyHeld([() => consoles[0]!.post(`/upstream-keys/${x}/activate`), () => consoles[1]!.post(`/upstream-keys/${y}/activate`)]);
+    // Before: B's statement still saw the old active key, and the one-active index refused its activation (500, "something went wrong").
+    for (const answer of answers) expect(answer.status, answer.raw).toBe(200);
+    expect(await activeRows()).toEqual([y]);
+    await expectBothInstancesUse(y);
+
+    // An activation on A and a return to the environment's key on B at once: B's comes last, and is what both use.
+    const held = await whileActiveKeyHeld([() => consoles[0]!.post(`/upstream-keys/${x}/activate`), () => consoles[1]!.post('/upstream-keys/env/activate')]);
+    // Before: B's statement saw only the old active key, found it demoted by A, and answered "already the one in use" while A's key was.
+    for (const answer of held.answers) expect(answer.status, answer.raw).toBe(200);
+    expect(await activeRows()).toEqual([]);
+    await expectBothInstancesUse('env');
   }, 60_000);
 });

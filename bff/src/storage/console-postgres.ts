@@ -46,6 +46,13 @@ const CONSOLE_MIGRATIONS = [
 
 /** Serialises console migrations between instances starting together ("rcon"). */
 const CONSOLE_MIGRATION_LOCK = 0x72636f6e;
+/**
+ * Serialises the changes of which key is active ("rkey"), so that each reads the active key
+ * after the one before committed: a row lock on the key being activated did not order two
+ * activations of different keys (the second's statement still saw the old active key, and the
+ * one-active index refused it: a 500), nor an activation and a return to the environment's key.
+ */
+const ACTIVE_KEY_LOCK = 0x726b6579;
 
 export class PostgresConsoleStore implements ConsoleStore {
   private constructor(private readonly pool: pg.Pool) {}
@@ -221,29 +228,36 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async activateUpstreamKey(id: string, now: number): Promise<boolean> {
+    return this.#changingActiveKey(async (client) => {
+      const { rowCount } = await client.query("SELECT id FROM upstream_keys WHERE id = $1 AND state IN ('saved', 'previous') FOR UPDATE", [id]);
+      if (!rowCount) return false;
+      await client.query("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'");
+      await client.query(announcingUpstreamKeys("UPDATE upstream_keys SET state = 'active', activated_at = $1 WHERE id = $2 RETURNING id"), [now, id]);
+      return true;
+    });
+  }
+
+  async useEnvironmentKey(): Promise<boolean> {
+    return this.#changingActiveKey(
+      async (client) => ((await client.query(announcingUpstreamKeys("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active' RETURNING id"))).rowCount ?? 0) > 0,
+    );
+  }
+
+  /** Runs `change` in a transaction holding ACTIVE_KEY_LOCK; a `false` answer rolls it back. */
+  async #changingActiveKey(change: (client: pg.PoolClient) => Promise<boolean>): Promise<boolean> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // Row locks order two admins activating at once on different instances.
-      const { rowCount } = await client.query("SELECT id FROM upstream_keys WHERE id = $1 AND state IN ('saved', 'previous') FOR UPDATE", [id]);
-      if (!rowCount) {
-        await client.query('ROLLBACK');
-        return false;
-      }
-      await client.query("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'");
-      await client.query(announcingUpstreamKeys("UPDATE upstream_keys SET state = 'active', activated_at = $1 WHERE id = $2 RETURNING id"), [now, id]);
-      await client.query('COMMIT');
-      return true;
+      await client.query('SELECT pg_advisory_xact_lock($1)', [ACTIVE_KEY_LOCK]);
+      const changed = await change(client);
+      await client.query(changed ? 'COMMIT' : 'ROLLBACK');
+      return changed;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {
       client.release();
     }
-  }
-
-  async useEnvironmentKey(): Promise<boolean> {
-    return (await this.#changed(announcingUpstreamKeys("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active' RETURNING id"), [])) > 0;
   }
 
   async removeUpstreamKey(id: string): Promise<boolean> {
