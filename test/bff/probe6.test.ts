@@ -173,3 +173,37 @@ describe('two instances administering upstream keys at once', () => {
     await expectBothInstancesUse('env');
   }, 60_000);
 });
+
+describe("a member's own extension links on two instances without Redis", () => {
+  const schema = `probe6_links_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe6-links-'));
+  const instances: RunningBff[] = [];
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('are limited to 10 an hour for the team, not 10 per instance (and the limit outlives a restart)', async () => {
+    const env = { BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema };
+    for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    const { token } = await createMember(instances[0]!.ledger, 'link-maker');
+    const onA = await ConsoleClient.signIn(instances[0]!.url, token);
+    const onB = await ConsoleClient.signIn(instances[1]!.url, token);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await onA.post('/me/extension-link')).status, (await onB.post('/me/extension-link')).status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    const refused = await onA.post('/me/extension-link');
+    expect(refused.status).toBe(429);
+    // The place frees when the first link is an hour old: under an hour from now.
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(3500);
+    expect(wait).toBeLessThanOrEqual(3600);
+
+    // A restarted instance still counts them.
+    await instances[1]!.stop();
+    instances[1] = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
+    const restarted = await ConsoleClient.signIn(instances[1]!.url, token);
+    expect((await restarted.post('/me/extension-link')).status).toBe(429);
+  }, 60_000);
+});

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express, { type Request } from 'express';
 import { z } from 'zod';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { ConsoleStore } from '../storage/console-store.ts';
+import type { ConsoleStore, NewSignInLink } from '../storage/console-store.ts';
 import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import type { Logger } from '../logging.ts';
 import type { MemberAuthorizationServer } from './provider.ts';
@@ -22,12 +22,40 @@ export const EXTENSION_LINK_PATH = '/oauth/extension-link';
 /** Where the link points: a page that says what to do with it, should someone open it in a browser. */
 export const CONNECT_PAGE_PATH = '/connect';
 
-export async function createExtensionLink(store: ConsoleStore, memberId: string, createdBy: string, origin: string, now: number) {
+export interface ExtensionLink {
+  url: string;
+  code: string;
+  expiresAt: number;
+}
+
+function newExtensionLink(memberId: string, createdBy: string, origin: string, now: number): { record: NewSignInLink; link: ExtensionLink } {
   const code = randomBytes(32).toString('base64url');
   const expiresAt = now + EXTENSION_LINK_TTL_MS;
-  await store.createLink({ codeHash: hashSecret(code), memberId, purpose: 'extension', createdBy, createdAt: now, expiresAt });
+  const record: NewSignInLink = { codeHash: hashSecret(code), memberId, purpose: 'extension', createdBy, createdAt: now, expiresAt };
   // The code is in the fragment: a browser that opens the link never sends it anywhere.
-  return { url: `${origin}${CONNECT_PAGE_PATH}#code=${code}`, code, expiresAt };
+  return { record, link: { url: `${origin}${CONNECT_PAGE_PATH}#code=${code}`, code, expiresAt } };
+}
+
+export async function createExtensionLink(store: ConsoleStore, memberId: string, createdBy: string, origin: string, now: number) {
+  const { record, link } = newExtensionLink(memberId, createdBy, origin, now);
+  await store.createLink(record);
+  return link;
+}
+
+/**
+ * A member's link for themselves, unless they made `limit.links` within `limit.windowMs` (counted
+ * in the ledger, so by every instance together): then how long until the oldest of those leaves the window.
+ */
+export async function createOwnExtensionLink(
+  store: ConsoleStore,
+  memberId: string,
+  origin: string,
+  now: number,
+  limit: { links: number; windowMs: number },
+): Promise<{ link: ExtensionLink } | { waitMs: number }> {
+  const { record, link } = newExtensionLink(memberId, memberId, origin, now);
+  const made = await store.createLimitedLink(record, limit.links, now - limit.windowMs);
+  return made.stored ? { link } : { waitMs: Math.max(1000, made.oldestAt + limit.windowMs - now) };
 }
 
 const RedeemBody = z.object({ code: z.string().min(1).max(200), client_id: z.string().min(1).max(200) }).strict();

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
+import { ipKeyGenerator } from 'express-rate-limit';
 import { z } from 'zod';
 import { PRODUCTS } from '@redline/shared';
 import type { BffConfig } from '../config.ts';
@@ -9,7 +9,7 @@ import { describeError, type Logger } from '../logging.ts';
 import { MAX_BUDGET_WORDS, authenticate, createMember, endMemberAccess, revokeMember, rotateMemberToken } from '../members.ts';
 import { ROLES, type Budgets, type Ledger, type MemberRecord } from '../storage/ledger.ts';
 import { ConsoleError, consoleErrorHandler } from './errors.ts';
-import { createExtensionLink } from '../auth/extension-link.ts';
+import { createExtensionLink, createOwnExtensionLink } from '../auth/extension-link.ts';
 import { createSignInLink } from './links.ts';
 import {
   checkCsrfToken,
@@ -218,17 +218,16 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
 
   // A one-time sign-in link for the member's own browser extension (every role). Each is an
   // audit entry: limited per member, or any member could push the administrators' entries out.
-  const ownLinks = limited({
-    windowMs: 3600_000,
-    limit: OWN_EXTENSION_LINKS_PER_HOUR,
-    keyGenerator: (_req, res) => sessionOf(res).member.id,
-    message: `You made ${OWN_EXTENSION_LINKS_PER_HOUR} extension sign-in links within the hour. Use one of them (each works once, for 24 hours), or wait an hour.`,
-  });
-  api.post('/me/extension-link', ownLinks, async (req, res) => {
+  // The ledger counts the links, so the instances share the limit (with or without Redis).
+  api.post('/me/extension-link', async (req, res) => {
     const { member } = sessionOf(res);
-    const link = await createExtensionLink(await store(), member.id, member.id, consoleOrigin(req, publicUrl), clock.now());
-    await audit(req, member, 'extension_link_created', member.id, { name: member.name, expiresAt: link.expiresAt });
-    res.status(201).json(link);
+    const made = await createOwnExtensionLink(await store(), member.id, consoleOrigin(req, publicUrl), clock.now(), { links: OWN_EXTENSION_LINKS_PER_HOUR, windowMs: 3600_000 });
+    if ('waitMs' in made) {
+      const message = `You made ${OWN_EXTENSION_LINKS_PER_HOUR} extension sign-in links within the hour. Use one of them (each works once, for 24 hours), or wait an hour.`;
+      throw new ConsoleError(429, 'too_many_requests', message, Math.ceil(made.waitMs / 1000));
+    }
+    await audit(req, member, 'extension_link_created', member.id, { name: member.name, expiresAt: made.link.expiresAt });
+    res.status(201).json(made.link);
   });
 
   api.post('/sign-out', async (req, res) => {
@@ -430,14 +429,4 @@ export function consoleRouter({ config, ledger, logger, clock, staticDir = DEFAU
     });
   }
   return router;
-}
-
-/** A console rate limit whose refusal is the console's own 429 error (with Retry-After), saying what to do. */
-function limited({ message, ...options }: Partial<RateLimitOptions> & { message: string }) {
-  return rateLimit({
-    ...options,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_req, _res, next) => next(new ConsoleError(429, 'too_many_requests', message)),
-  });
 }

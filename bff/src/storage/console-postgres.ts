@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
@@ -172,10 +172,29 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async createLink(link: NewSignInLink): Promise<void> {
-    await this.pool.query(
-      'INSERT INTO console_links (code_hash, member_id, purpose, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt],
-    );
+    await this.pool.query(INSERT_LINK_SQL, linkValues(link));
+  }
+
+  async createLimitedLink(link: NewSignInLink, limit: number, since: number): Promise<{ stored: true } | { stored: false; oldestAt: number }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Two requests at once (on two instances) count one after the other: the maker and member's own lock.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('console_links:' || $1 || ':' || $2 || ':' || $3))", [link.memberId, link.purpose, link.createdBy]);
+      const { rows } = await client.query<{ n: string; oldest: string | null }>(LINKS_MADE_SINCE_SQL(['$1', '$2', '$3', '$4']), [link.memberId, link.purpose, link.createdBy, since]);
+      if (Number(rows[0]!.n) >= limit) {
+        await client.query('ROLLBACK');
+        return { stored: false, oldestAt: Number(rows[0]!.oldest) };
+      }
+      await client.query(INSERT_LINK_SQL, linkValues(link));
+      await client.query('COMMIT');
+      return { stored: true };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined> {
@@ -295,4 +314,6 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 }
 
+const INSERT_LINK_SQL = 'INSERT INTO console_links (code_hash, member_id, purpose, created_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)';
+const linkValues = (link: NewSignInLink) => [link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt];
 const auditValues = (entry: AuditEntry) => [entry.at, entry.actorId, entry.actorName, entry.action, entry.target, JSON.stringify(entry.detail), entry.address];

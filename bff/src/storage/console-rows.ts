@@ -134,3 +134,7 @@ export const PURGE_ENDED_SESSIONS_SQL = (cutoff: string) => [
   `DELETE FROM console_sessions WHERE expires_at < ${cutoff} OR revoked_at < ${cutoff}`,
   `DELETE FROM console_links WHERE expires_at < ${cutoff}`,
 ];
+
+/** Both dialects, with parameters member_id, purpose, created_by, since: the maker's links for the member since then, and the oldest's time. */
+export const LINKS_MADE_SINCE_SQL = (p: [string, string, string, string]) =>
+  `SELECT count(*) AS n, min(created_at) AS oldest FROM console_links WHERE member_id = ${p[0]} AND purpose = ${p[1]} AND created_by = ${p[2]} AND created_at >= ${p[3]}`;

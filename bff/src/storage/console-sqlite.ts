@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
@@ -156,9 +156,22 @@ export class SqliteConsoleStore implements ConsoleStore {
   }
 
   async createLink(link: NewSignInLink): Promise<void> {
+    this.#insertLink(link);
+  }
+
+  #insertLink(link: NewSignInLink): void {
     this.db
       .prepare('INSERT INTO console_links (code_hash, member_id, purpose, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(link.codeHash, link.memberId, link.purpose, link.createdBy, link.createdAt, link.expiresAt);
+  }
+
+  async createLimitedLink(link: NewSignInLink, limit: number, since: number): Promise<{ stored: true } | { stored: false; oldestAt: number }> {
+    return this.db.transaction(() => {
+      const made = this.db.prepare(LINKS_MADE_SINCE_SQL(['?', '?', '?', '?'])).get(link.memberId, link.purpose, link.createdBy, since) as { n: number; oldest: number | null };
+      if (made.n >= limit) return { stored: false as const, oldestAt: made.oldest! };
+      this.#insertLink(link);
+      return { stored: true as const };
+    }).immediate();
   }
 
   async linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined> {

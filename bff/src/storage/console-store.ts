@@ -144,6 +144,12 @@ export interface ConsoleStore {
   purgeEnded(cutoff: number): Promise<number>;
 
   createLink(link: NewSignInLink): Promise<void>;
+  /**
+   * Stores the link unless its maker has made `limit` links of its purpose for its member since
+   * `since` (the ledger counts, so every instance, and a restarted one, sees the same links);
+   * otherwise stores nothing and says when the oldest of those was made.
+   */
+  createLimitedLink(link: NewSignInLink, limit: number, since: number): Promise<{ stored: true } | { stored: false; oldestAt: number }>;
   /** The member of an unused, unexpired link of this purpose, without using it up. */
   linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined>;
   /**
