@@ -48,17 +48,22 @@ async function created(ledger: Ledger, id: string, token: string): Promise<Creat
   return { member: (await ledger.listMembers()).find((candidate) => candidate.id === id)!, token };
 }
 
-export async function createMember(ledger: Ledger, name: string, budgets: Budgets = {}): Promise<CreatedMember> {
-  const { member, token } = newMember(name, budgets);
-  const taken = (await ledger.listMembers()).find((existing) => personNameAsRead(existing.name) === personNameAsRead(member.name));
+/** Refuses a name that reads as a member's, a revoked member's included. */
+function refuseNameTaken(name: string, members: readonly MemberRecord[]): void {
+  const taken = members.find((existing) => personNameAsRead(existing.name) === personNameAsRead(name));
   if (taken?.revokedAt) {
     throw new Error(`A revoked member is named "${taken.name}": a name stays taken after revocation, so the audit log and usage keep meaning one person. Choose another name.`);
   }
   if (taken) {
-    const same = taken.name === member.name ? '' : ' (names that differ only in case, letter width or look-alike letters read as one)';
+    const same = taken.name === name ? '' : ' (names that differ only in case, letter width or look-alike letters read as one)';
     throw new Error(`A member named "${taken.name}" already exists${same}.`);
   }
-  await ledger.addMember(member);
+}
+
+export async function createMember(ledger: Ledger, name: string, budgets: Budgets = {}): Promise<CreatedMember> {
+  const { member, token } = newMember(name, budgets);
+  // Checked by the ledger as it adds the member: two administrators adding 'bob' and 'bоb' at once both got them.
+  await ledger.addMember(member, (members) => refuseNameTaken(member.name, members));
   return created(ledger, member.id, token);
 }
 

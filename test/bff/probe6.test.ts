@@ -11,9 +11,10 @@ import { startBff, type RunningBff } from '@redline/bff/server';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
 import type { AccountConfig } from '../upstream/accounts.ts';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
+import { upstreamControl } from '../upstream/client.ts';
 import { ConsoleClient } from './console-client.ts';
 import { connectMcp, newToolKey, toolJson, toolSummary } from './mcp-client.ts';
-import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, startHarness, type Harness } from './harness.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, newOperationId, request, startHarness, type Harness } from './harness.ts';
 
 // An outside probe (the sixth): real HTTP, the upstream double, real PostgreSQL and SQLite files.
 
@@ -66,6 +67,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SECRET = Buffer.alloc(32, 7).toString('base64');
 const KEYS = ['team-key-alpha-0001', 'team-key-bravo-0002', 'team-key-charlie-0003', 'team-key-delta-0004'] as const;
 const OTHER_KEY = 'other-key-echo-0005';
+const TEXT_12_WORDS = 'One two three four five six seven eight nine ten eleven twelve.';
 const ALL_PRODUCTS = { detector: 1_000_000, humanizer: 1_000_000, plagiarism: 1_000_000 };
 const ACCOUNTS: AccountConfig[] = [
   { id: 'team', keys: [...KEYS], balances: { ...ALL_PRODUCTS } },
@@ -79,6 +81,7 @@ describe('two instances administering upstream keys at once', () => {
   let double: RunningUpstreamDouble;
   const instances: RunningBff[] = [];
   const consoles: ConsoleClient[] = [];
+  let adminToken: string;
   let database: pg.Client;
 
   beforeAll(async () => {
@@ -86,6 +89,7 @@ describe('two instances administering upstream keys at once', () => {
     const env = { BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema, UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: KEYS[0], BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', ...FAST_RETRIES };
     for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
     const admin = await createMember(instances[0]!.ledger, 'key-admin');
+    adminToken = admin.token;
     await (await instances[0]!.ledger.consoleStore()).setRole(admin.member.id, 'admin');
     for (const instance of instances) consoles.push(await ConsoleClient.signIn(instance.url, admin.token));
     database = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
@@ -172,6 +176,38 @@ describe('two instances administering upstream keys at once', () => {
     expect(await activeRows()).toEqual([]);
     await expectBothInstancesUse('env');
   }, 60_000);
+
+  it("an operation in flight on B with a key A switches away from (to another account) finishes on its key, charged once; the key cannot be removed until it is done", async () => {
+    const control = upstreamControl(double.url);
+    const [firstKey] = (await database.query<{ id: string }>("SELECT id FROM upstream_keys WHERE state = 'previous' ORDER BY created_at LIMIT 1")).rows;
+    const started = firstKey!.id;
+    expect((await consoles[0]!.post(`/upstream-keys/${started}/activate`)).status).toBe(200);
+    const other = await savedKey('echo (other account)', OTHER_KEY);
+    await sleep(300); // B hears of the activation
+    const team0 = (await control.account('team')).charged.detector;
+    const other0 = (await control.account('other')).charged.detector;
+
+    // B's check: charged upstream, its answer lost after 1.5 s; B retries.
+    await control.addFaults([{ fault: { kind: 'drop-after', delayMs: 1_500 }, product: 'detector', times: 1 }]);
+    const operationId = newOperationId();
+    const check = request(instances[1]!.url, '/v1/detect', { operationId, text: TEXT_12_WORDS }, adminToken);
+    await sleep(300);
+    // Meanwhile A switches to another account's key and tries to remove the one B's check started with.
+    expect((await consoles[0]!.post(`/upstream-keys/${other}/activate`)).status).toBe(200);
+    const refused = await consoles[0]!.post(`/upstream-keys/${started}/remove`);
+    expect(refused.status, refused.raw).toBe(409);
+    const answer = await check;
+    expect(answer.status, answer.raw).toBe(200);
+    expect(answer.body.wordsCharged).toBe(12);
+    expect((await control.account('team')).charged.detector - team0).toBe(12);
+    expect((await control.account('other')).charged.detector - other0).toBe(0);
+    expect((await consoles[0]!.post(`/upstream-keys/${started}/remove`)).status).toBe(200);
+
+    // B's next checks go to the other account at once.
+    const next = await request(instances[1]!.url, '/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS }, adminToken);
+    expect(next.status, next.raw).toBe(200);
+    expect((await control.account('other')).charged.detector - other0).toBe(12);
+  }, 60_000);
 });
 
 describe("a member's own extension links on two instances without Redis", () => {
@@ -205,5 +241,73 @@ describe("a member's own extension links on two instances without Redis", () => 
     instances[1] = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
     const restarted = await ConsoleClient.signIn(instances[1]!.url, token);
     expect((await restarted.post('/me/extension-link')).status).toBe(429);
+  }, 60_000);
+});
+
+describe('two administrators adding members whose names read alike, at once', () => {
+  const schema = `probe6_names_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe6-names-'));
+  const instances: RunningBff[] = [];
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  /**
+   * Adds 'bob' and 'bоb' (a Cyrillic о, read as 'bob': README, Members), then 'Carol' and 'carol', each pair at once;
+   * `hold` keeps both additions waiting until both are under way.
+   */
+  async function addAlikeNamesAtOnce(consoles: ConsoleClient[], hold?: <T>(calls: (() => Promise<T>)[]) => Promise<T[]>): Promise<void> {
+    for (const [first, second] of [['bob', 'b\u043eb'], ['Carol', 'carol']]) {
+      const calls = [() => consoles[0]!.post('/members', { name: first }), () => consoles[1]!.post('/members', { name: second })];
+      const answers = hold ? await hold(calls) : await Promise.all(calls.map((call) => call()));
+      expect(answers.map((answer) => answer.status).sort(), answers.map((answer) => answer.raw).join('\n')).toEqual([201, 400]);
+      expect(answers.find((answer) => answer.status === 400)!.body.error.message).toMatch(/already exists/);
+    }
+  }
+
+  it('on two PostgreSQL instances get one member: the other is refused, as when they add them one after the other', async () => {
+    const env = { BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema };
+    for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    const admin = await createMember(instances[0]!.ledger, 'names-admin');
+    await (await instances[0]!.ledger.consoleStore()).setRole(admin.member.id, 'admin');
+    const consoles = await Promise.all(instances.map((instance) => ConsoleClient.signIn(instance.url, admin.token)));
+    const database = new pg.Client({ connectionString: POSTGRES_URL, options: `-c search_path=${schema}` });
+    await database.connect();
+    try {
+      // Another writer holds the members table (reads go on) until both additions wait for a lock: they overlap for sure.
+      const hold = async <T>(calls: (() => Promise<T>)[]) => {
+        await database.query('BEGIN');
+        const started: Promise<T>[] = [];
+        try {
+          await database.query('LOCK TABLE members IN SHARE MODE');
+          for (const call of calls) started.push(call());
+          for (let i = 0; i < 200; i++) {
+            const { rows } = await database.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = $1", [`redline-bff:${schema}`]);
+            if (Number(rows[0]!.n) >= calls.length) break;
+            await sleep(25);
+          }
+        } finally {
+          await database.query('COMMIT');
+        }
+        return Promise.all(started);
+      };
+      await addAlikeNamesAtOnce(consoles, hold);
+    } finally {
+      await database.end();
+    }
+  }, 60_000);
+
+  // (Not seen to fail before: one instance's two requests did not interleave there. It covers the SQLite side of the check.)
+  it('on one SQLite instance get one member too', async () => {
+    const h = await startHarness();
+    try {
+      const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
+      await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+      await addAlikeNamesAtOnce(await Promise.all([0, 1].map(() => ConsoleClient.signIn(h.bff.url, h.token))));
+    } finally {
+      await h.close();
+    }
   }, 60_000);
 });

@@ -169,7 +169,12 @@ export interface Completion {
 }
 
 export interface Ledger {
-  addMember(member: NewMember): Promise<void>;
+  /**
+   * Adds a member. `refuse` is handed the members as they are just before the insert, with other
+   * additions held back until it is done (on every instance), and throws to refuse this one: a
+   * name that reads as another's is refused even when two administrators add them at once.
+   */
+  addMember(member: NewMember, refuse?: (members: readonly MemberRecord[]) => void): Promise<void>;
   /** Adds the member, an administrator, only while there are no members at all (one statement): true for exactly one of several instances starting at once. */
   addFirstMember(member: NewMember): Promise<boolean>;
   memberByTokenHash(tokenHash: string): Promise<MemberRecord | undefined>;

@@ -220,6 +220,8 @@ const columns = (rows: unknown[][]) => rows[0]!.map((_, column) => rows.map((row
 
 /** Serialises migrations between instances starting together. */
 const MIGRATION_LOCK = 0x7265646c; // "redl"
+/** Serialises member additions, so that the check of a new name sees every member added before it ("rmem"). */
+const MEMBER_ADDITION_LOCK = 0x726d656d;
 
 export interface PostgresLedgerOptions {
   /** Isolates a deployment or a test; also names the connections (application_name) so an operator can find them. */
@@ -360,14 +362,27 @@ export class PostgresLedger implements Ledger {
     }
   }
 
-  async addMember(member: NewMember): Promise<void> {
-    await this.pool.query('INSERT INTO members (id, name, token_hash, token_prefix, budgets) VALUES ($1, $2, $3, $4, $5)', [
-      member.id,
-      member.name,
-      member.tokenHash,
-      member.tokenPrefix,
-      JSON.stringify(member.budgets),
-    ]);
+  async addMember(member: NewMember, refuse?: (members: readonly MemberRecord[]) => void): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Additions one at a time (every instance, and the CLI): each reads the members after the one before committed.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MEMBER_ADDITION_LOCK]);
+      if (refuse) refuse((await client.query<MemberRow>('SELECT * FROM members ORDER BY created_at, name')).rows.map(toMember));
+      await client.query('INSERT INTO members (id, name, token_hash, token_prefix, budgets) VALUES ($1, $2, $3, $4, $5)', [
+        member.id,
+        member.name,
+        member.tokenHash,
+        member.tokenPrefix,
+        JSON.stringify(member.budgets),
+      ]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async addFirstMember(member: NewMember): Promise<boolean> {

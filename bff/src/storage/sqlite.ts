@@ -268,9 +268,15 @@ export class SqliteLedger implements Ledger {
     return statement;
   }
 
-  async addMember(member: NewMember): Promise<void> {
-    this.#sql('INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets), new Date().toISOString());
+  async addMember(member: NewMember, refuse?: (members: readonly MemberRecord[]) => void): Promise<void> {
+    // One immediate transaction: the write lock is taken before the members are read (a CLI's process too).
+    this.#db
+      .transaction(() => {
+        refuse?.((this.#sql('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[]).map(toMember));
+        this.#sql('INSERT INTO members (id, name, token_hash, token_prefix, budgets, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(member.id, member.name, member.tokenHash, member.tokenPrefix, JSON.stringify(member.budgets), new Date().toISOString());
+      })
+      .immediate();
   }
 
   async addFirstMember(member: NewMember): Promise<boolean> {
