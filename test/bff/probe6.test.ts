@@ -311,3 +311,56 @@ describe('two administrators adding members whose names read alike, at once', ()
     }
   }, 60_000);
 });
+
+describe('a member revoked on one instance while the other runs their large document', () => {
+  const schema = `probe6_revoke_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe6-revoke-'));
+  const instances: RunningBff[] = [];
+  let double: RunningUpstreamDouble;
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('sends none of its parts after the revocation: only the part already sent is charged, and the document fails', async () => {
+    double = await startUpstreamDouble({ testMode: true });
+    const control = upstreamControl(double.url);
+    const env = {
+      ...FAST_RETRIES,
+      BFF_PORT: '0',
+      BFF_DATA_DIR: folder,
+      BFF_DATABASE_URL: POSTGRES_URL,
+      BFF_DATABASE_SCHEMA: schema,
+      UPSTREAM_BASE_URL: double.url,
+      UPSTREAM_API_KEY: 'demo-key-primary',
+      BFF_PART_CONCURRENCY: '1',
+      BFF_RESUME_INTERVAL_SECONDS: '3600',
+    };
+    for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    const admin = await createMember(instances[0]!.ledger, 'revoking-admin');
+    await (await instances[0]!.ledger.consoleStore()).setRole(admin.member.id, 'admin');
+    const onA = await ConsoleClient.signIn(instances[0]!.url, admin.token);
+    const { member, token } = await createMember(instances[0]!.ledger, 'leaked-writer');
+
+    // The first part is held upstream for a while; the writer's document runs on B.
+    await control.addFaults([{ fault: { kind: 'delay', delayMs: 1_500 }, product: 'detector', times: 1 }]);
+    const received = (await control.received()).length;
+    const document = request(instances[1]!.url, '/v1/detect', { operationId: `probe6-revoked-document-${process.pid}`, text: TWO_PARTS }, token);
+    for (let i = 0; i < 80 && (await control.received()).length === received; i++) await sleep(25);
+    expect((await control.received()).length).toBe(received + 1);
+    // A revokes the member while the first part runs.
+    const revoked = await onA.post(`/members/${member.id}/revoke`);
+    expect(revoked.status, revoked.raw).toBe(200);
+
+    const answer = await document;
+    expect([answer.status, answer.body.error?.code], answer.raw.slice(0, 300)).toEqual([401, 'unauthorized']);
+    // Only the first part reached the upstream and was charged; the second was never sent.
+    expect((await control.received()).slice(received)).toHaveLength(1);
+    expect((await control.account('demo')).charged.detector).toBe(PART_WORDS[0]);
+    expect((await instances[0]!.ledger.wordsCharged(member.id)).detector).toBe(PART_WORDS[0]);
+    expect((await instances[0]!.ledger.budgetUsage(member.id)).detector).toBe(PART_WORDS[0]);
+    expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
+  }, 60_000);
+});

@@ -688,6 +688,13 @@ export class OperationEngine {
     const worker = async () => {
       while (next < toRun.length && failure === undefined) {
         const index = toRun[next++]!;
+        // A part never sent is not sent once its member is revoked (on any instance): the request's
+        // own check ran before the first part, and a document's parts take minutes.
+        const revoked = mayHaveRunBefore(parts[index]!) ? undefined : await this.#revokedRefusal(parent.memberId);
+        if (revoked) {
+          failure ??= { error: revoked, settled: true };
+          break;
+        }
         const attempt = await this.#attempt(this.#withRequestBody(parts[index]!, input, document.parts[index]!.text));
         if (attempt.ok) done[index] = attempt.record;
         else {
