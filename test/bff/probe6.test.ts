@@ -364,3 +364,39 @@ describe('a member revoked on one instance while the other runs their large docu
     expect(await instances[0]!.ledger.pendingOperations()).toEqual([]);
   }, 60_000);
 });
+
+describe('a budget changed on one instance while the other charges', () => {
+  const schema = `probe6_budget_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe6-budget-'));
+  const instances: RunningBff[] = [];
+  let double: RunningUpstreamDouble;
+  afterAll(async () => {
+    for (const instance of instances) await instance.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('the check in flight finishes and is charged once; the next is refused on the other instance at once, and its usage shows the new budget', async () => {
+    double = await startUpstreamDouble({ testMode: true });
+    const control = upstreamControl(double.url);
+    const env = { ...FAST_RETRIES, BFF_PORT: '0', BFF_DATA_DIR: folder, BFF_DATABASE_URL: POSTGRES_URL, BFF_DATABASE_SCHEMA: schema, UPSTREAM_BASE_URL: double.url, UPSTREAM_API_KEY: 'demo-key-primary' };
+    for (let i = 0; i < 2; i++) instances.push(await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() }));
+    const admin = await createMember(instances[0]!.ledger, 'budget-admin');
+    await (await instances[0]!.ledger.consoleStore()).setRole(admin.member.id, 'admin');
+    const onA = await ConsoleClient.signIn(instances[0]!.url, admin.token);
+    const { member, token } = await createMember(instances[0]!.ledger, 'budgeted-writer', { detector: 100 });
+    expect((await request(instances[1]!.url, '/v1/usage', undefined, token)).body.products.detector.budget).toBe(100); // B caches the member
+
+    await control.addFaults([{ fault: { kind: 'delay', delayMs: 1_000 }, product: 'detector', times: 1 }]);
+    const inFlight = request(instances[1]!.url, '/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS }, token);
+    await sleep(200);
+    expect((await onA.post(`/members/${member.id}/budgets`, { detector: 15 })).status).toBe(200);
+    const first = await inFlight;
+    expect([first.status, first.body.wordsCharged]).toEqual([200, 12]);
+    const refused = await request(instances[1]!.url, '/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS }, token);
+    expect([refused.status, refused.body.error?.code]).toEqual([403, 'member_budget_exceeded']);
+    expect((await request(instances[1]!.url, '/v1/usage', undefined, token)).body.products.detector).toEqual({ wordsCharged: 12, budget: 15, remaining: 3 });
+    expect((await control.account('demo')).charged.detector).toBe(12);
+  }, 60_000);
+});
