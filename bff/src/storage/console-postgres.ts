@@ -53,6 +53,8 @@ const CONSOLE_MIGRATION_LOCK = 0x72636f6e;
  * one-active index refused it: a 500), nor an activation and a return to the environment's key.
  */
 const ACTIVE_KEY_LOCK = 0x726b6579;
+/** The class of the per-maker locks that order limited link creations (createLimitedLink) ("rlnk"). */
+const LINK_LIMIT_LOCK_CLASS = 0x726c6e6b;
 
 export class PostgresConsoleStore implements ConsoleStore {
   private constructor(private readonly pool: pg.Pool) {}
@@ -180,7 +182,8 @@ export class PostgresConsoleStore implements ConsoleStore {
     try {
       await client.query('BEGIN');
       // Two requests at once (on two instances) count one after the other: the maker and member's own lock.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('console_links:' || $1 || ':' || $2 || ':' || $3))", [link.memberId, link.purpose, link.createdBy]);
+      // (The two-key form: its key space is apart from the one-key locks above.)
+      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2 || ':' || $3 || ':' || $4))", [LINK_LIMIT_LOCK_CLASS, link.memberId, link.purpose, link.createdBy]);
       const { rows } = await client.query<{ n: string; oldest: string | null }>(LINKS_MADE_SINCE_SQL(['$1', '$2', '$3', '$4']), [link.memberId, link.purpose, link.createdBy, since]);
       if (Number(rows[0]!.n) >= limit) {
         await client.query('ROLLBACK');
