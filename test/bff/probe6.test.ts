@@ -61,6 +61,31 @@ describe('an MCP repeat of a large document that failed after one part was charg
     expect(toolSummary(again)).toContain(`${words(total)} charged for it once; nothing charged again.`);
     await mcp.close();
   }, 60_000);
+
+  it('a document left pending (rate limited past the deadline) and resumed by the repeat says what the repeat charged', async () => {
+    await h.control.clearFaults();
+    await h.control.setBalances('demo', { detector: 1_000_000 });
+    const mcp = await connectMcp(h.bff.url, h.token);
+    const key = newToolKey();
+    const before = (await h.control.account('demo')).charged.detector;
+    // The first part runs; the second is rate limited past the deadline: the call answers busy, the document stays pending.
+    await h.control.addFaults([
+      { fault: { kind: 'delay', delayMs: 1 }, product: 'detector' }, // taken by the first part, which then runs
+      { fault: { kind: 'status', status: 429, retryAfterSeconds: 60 }, product: 'detector', times: 5 },
+    ]);
+    const busy = await mcp.callTool({ name: 'detect_ai_text', arguments: { text: TWO_PARTS, idempotency_key: key } });
+    expect(toolJson(busy).error?.code).toBe('busy');
+    expect((await h.control.account('demo')).charged.detector - before).toBe(PART_WORDS[0]);
+    await h.control.clearFaults();
+
+    const resumed = await mcp.callTool({ name: 'detect_ai_text', arguments: { text: TWO_PARTS, idempotency_key: key } });
+    expect(resumed.isError, toolSummary(resumed)).toBeFalsy();
+    const total = PART_WORDS[0]! + PART_WORDS[1]!;
+    expect((await h.control.account('demo')).charged.detector - before).toBe(total);
+    const words = (count: number) => `${count.toLocaleString('en-US')} word${count === 1 ? '' : 's'}`;
+    expect(toolSummary(resumed)).toContain(`${words(PART_WORDS[1]!)} charged now; earlier calls with this idempotency_key were charged ${words(PART_WORDS[0]!)} for it`);
+    await mcp.close();
+  }, 60_000);
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
