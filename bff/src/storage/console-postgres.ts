@@ -4,6 +4,7 @@ import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, t
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
+import { transaction } from './pg-transaction.ts';
 import { announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
 import { CHARGED_WORDS_COUNTED, toMember, type MemberRow } from './rows.ts';
 
@@ -178,26 +179,15 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async createLimitedLink(link: NewSignInLink, limit: number, since: number): Promise<{ stored: true } | { stored: false; oldestAt: number }> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return transaction(this.pool, async (client) => {
       // Two requests at once (on two instances) count one after the other: the maker and member's own lock.
       // (The two-key form: its key space is apart from the one-key locks above.)
       await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2 || ':' || $3 || ':' || $4))", [LINK_LIMIT_LOCK_CLASS, link.memberId, link.purpose, link.createdBy]);
       const { rows } = await client.query<{ n: string; oldest: string | null }>(LINKS_MADE_SINCE_SQL(['$1', '$2', '$3', '$4']), [link.memberId, link.purpose, link.createdBy, since]);
-      if (Number(rows[0]!.n) >= limit) {
-        await client.query('ROLLBACK');
-        return { stored: false, oldestAt: Number(rows[0]!.oldest) };
-      }
+      if (Number(rows[0]!.n) >= limit) return { stored: false, oldestAt: Number(rows[0]!.oldest) };
       await client.query(INSERT_LINK_SQL, linkValues(link));
-      await client.query('COMMIT');
       return { stored: true };
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async linkMember(codeHash: string, now: number, purpose: LinkPurpose): Promise<string | undefined> {
@@ -265,21 +255,12 @@ export class PostgresConsoleStore implements ConsoleStore {
     );
   }
 
-  /** Runs `change` in a transaction holding ACTIVE_KEY_LOCK; a `false` answer rolls it back. */
-  async #changingActiveKey(change: (client: pg.PoolClient) => Promise<boolean>): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+  /** Runs `change` in a transaction holding ACTIVE_KEY_LOCK (a change that finds nothing to do writes nothing). */
+  #changingActiveKey(change: (client: pg.PoolClient) => Promise<boolean>): Promise<boolean> {
+    return transaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [ACTIVE_KEY_LOCK]);
-      const changed = await change(client);
-      await client.query(changed ? 'COMMIT' : 'ROLLBACK');
-      return changed;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+      return change(client);
+    });
   }
 
   async removeUpstreamKey(id: string): Promise<boolean> {

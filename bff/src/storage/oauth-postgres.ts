@@ -3,6 +3,7 @@ import type { MemberRecord } from './ledger.ts';
 import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
+import { transaction } from './pg-transaction.ts';
 
 /** The OAuth tables, versioned on their own (table oauth_schema) in the ledger's schema. */
 const OAUTH_MIGRATIONS = [
@@ -53,21 +54,6 @@ const OAUTH_MIGRATIONS = [
 
 /** Serialises OAuth migrations between instances starting together ("roau"). */
 const OAUTH_MIGRATION_LOCK = 0x726f6175;
-
-async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 export class PostgresOAuthStore implements OAuthStore {
   private constructor(private readonly pool: pg.Pool) {}

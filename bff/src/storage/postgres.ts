@@ -363,9 +363,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async addMember(member: NewMember, refuse?: (members: readonly MemberRecord[]) => void): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await this.#transaction(async (client) => {
       // Additions one at a time (every instance, and the CLI): each reads the members after the one before committed.
       await client.query('SELECT pg_advisory_xact_lock($1)', [MEMBER_ADDITION_LOCK]);
       if (refuse) refuse((await client.query<MemberRow>('SELECT * FROM members ORDER BY created_at, name')).rows.map(toMember));
@@ -376,13 +374,7 @@ export class PostgresLedger implements Ledger {
         member.tokenPrefix,
         JSON.stringify(member.budgets),
       ]);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async addFirstMember(member: NewMember): Promise<boolean> {
