@@ -27,25 +27,83 @@ export interface BffConnection {
   problem?: string;
 }
 
+/**
+ * Waits before each repeat of a call whose answer was lost on the way (the connection dropped
+ * or was refused, the body was cut off, a gateway answered for a server that is down) or that
+ * the BFF refused because it is restarting. Repeating is safe: a check carries its operation
+ * id, which the BFF runs and charges once however often it is sent; the other calls charge
+ * nothing.
+ */
+const REPEAT_DELAYS_MS = [500, 2_000];
+/** How long a restarting BFF's own Retry-After is waited for at most, each time. */
+const RESTART_WAIT_CAP_MS = 5_000;
+
+/** A gateway's answer while the server behind it is down or restarting (the BFF's own errors explain themselves). */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+type Attempt = { kind: 'answer'; status: number; body: unknown } | { kind: 'lost' } | { kind: 'timed-out' };
+
+async function attempt(url: URL, init: RequestInit, timeoutMs: number): Promise<Attempt> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    return isTimeout(error) ? { kind: 'timed-out' } : { kind: 'lost' };
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    return isTimeout(error) ? { kind: 'timed-out' } : { kind: 'lost' };
+  }
+  const body = parseJson(text);
+  if (GATEWAY_STATUSES.has(response.status) && !BffErrorBody.safeParse(body).success) return { kind: 'lost' };
+  return { kind: 'answer', status: response.status, body };
+}
+
+/** How long to wait before repeating this attempt; undefined when its answer stands. */
+function waitBeforeRepeat(result: Attempt, delay: number): number | undefined {
+  if (result.kind === 'lost') return delay;
+  if (result.kind !== 'answer') return undefined;
+  const error = BffErrorBody.safeParse(result.body);
+  if (!error.success || error.data.error.code !== 'shutting_down') return undefined;
+  return Math.max(delay, Math.min((error.data.error.retryAfterSeconds ?? 0) * 1_000, RESTART_WAIT_CAP_MS));
+}
+
+const isTimeout = (error: unknown) => error instanceof DOMException && error.name === 'TimeoutError';
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function call(connection: BffConnection, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<BffResult<unknown>> {
   if (!connection.token) {
     return { ok: false, error: { code: 'not_configured', message: connection.problem ?? "Sign in to your team's Redline server on the extension's options page." } };
   }
-  let response: Response;
-  try {
-    response = await fetch(new URL(path, connection.url), {
-      ...init,
-      headers: { authorization: `Bearer ${connection.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
-      signal: AbortSignal.timeout(init.timeoutMs ?? 200_000),
-    });
-  } catch {
+  const { timeoutMs = 200_000, ...request } = init;
+  const url = new URL(path, connection.url);
+  const headers = { authorization: `Bearer ${connection.token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) };
+  let result = await attempt(url, { ...request, headers }, timeoutMs);
+  for (const delay of REPEAT_DELAYS_MS) {
+    const wait = waitBeforeRepeat(result, delay);
+    if (wait === undefined) break;
+    await sleep(wait);
+    result = await attempt(url, { ...request, headers }, timeoutMs);
+  }
+  if (result.kind !== 'answer') {
     return { ok: false, error: { code: 'bff_unreachable', message: `Can't reach your team's Redline server at ${connection.url}. Is it running, and is the address on the options page right?` } };
   }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (response.ok) return { ok: true, value: body };
+  const { status, body } = result;
+  if (status >= 200 && status < 300) return { ok: true, value: body };
   const parsed = BffErrorBody.safeParse(body);
-  if (parsed.success) return { ok: false, error: { ...parsed.data.error, status: response.status } };
-  return { ok: false, error: { code: 'bff_unreachable', status: response.status, message: `The server at ${connection.url} answered HTTP ${response.status} without an explanation. Is the address right?` } };
+  if (parsed.success) return { ok: false, error: { ...parsed.data.error, status } };
+  return { ok: false, error: { code: 'bff_unreachable', status, message: `The server at ${connection.url} answered HTTP ${status} without an explanation. Is the address right?` } };
 }
 
 export async function runCheck(connection: BffConnection, request: CheckRequest): Promise<BffResult<unknown>> {
