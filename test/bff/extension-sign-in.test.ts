@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import { discover, parseSignInInput, redeemCode, refresh, register, revoke, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
+import { startFaultRelay } from '../fault-relay.ts';
 import { newOperationId, startHarness, type Harness } from './harness.ts';
 import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
 
@@ -179,15 +180,36 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   });
 
   describe('tokens at /v1', () => {
-    it('a refresh gives a working access token; the old refresh token then ends the grant', async () => {
+    it('a refresh gives a working access token; the old refresh token, once its successor was used, ends the grant', async () => {
       const { grant } = await signInWithLink();
       const renewed = await refresh(server, grant);
       expect(renewed.refreshToken).not.toBe(grant.refreshToken);
       expect((await v1('/v1/usage', renewed.accessToken)).status).toBe(200);
+      const again = await refresh(server, renewed);
       await expect(refresh(server, grant)).rejects.toMatchObject({ code: 'invalid_grant' });
-      const after = await v1('/v1/usage', renewed.accessToken);
+      const after = await v1('/v1/usage', again.accessToken);
       expect(after.status).toBe(401);
       expect(after.body.error.message).toMatch(/revoked/);
+    });
+
+    it('a refresh whose answer is lost on the way does not end the sign-in: the same refresh token, sent again, is answered', async () => {
+      const { grant } = await signInWithLink();
+      const relay = await startFaultRelay(h.bff.url);
+      try {
+        relay.fail('/token', 'drop-answer');
+        const throughRelay: TeamServer = { ...server, as: { ...server.as, token_endpoint: server.as.token_endpoint!.replace(h.bff.url, relay.url) } };
+        const lost = await refresh(throughRelay, grant).catch((error: unknown) => error);
+        expect(lost).toBeInstanceOf(SignInError);
+        expect((lost as SignInError).code).toBeUndefined();
+        expect(relay.seen.map((request) => request.fault)).toEqual(['drop-answer']);
+      } finally {
+        await relay.close();
+      }
+      // The extension keeps the grant it had and renews with it again (account.ts).
+      const renewed = await refresh(server, grant);
+      expect((await v1('/v1/usage', renewed.accessToken)).status).toBe(200);
+      const next = await refresh(server, renewed);
+      expect((await v1('/v1/usage', next.accessToken)).status).toBe(200);
     });
 
     it('signing out revokes the grant: its access and refresh tokens are refused', async () => {

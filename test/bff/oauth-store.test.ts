@@ -54,13 +54,44 @@ describe.each(ledgers)('%s', (_name, open) => {
     expect(await store.exchangeCode('code-2', grant('g2'), { tokenHash: 'r2', grantId: 'g2', expiresAt: NOW + 1000 }, NOW)).toBe(false);
   });
 
-  it('refresh tokens rotate once; a replay revokes the grant', async () => {
-    expect(await store.rotateRefreshToken('r1', { tokenHash: 'r1-next', expiresAt: NOW + 1000 }, NOW)).toMatchObject({ kind: 'rotated', grant: { id: 'g1', scopes: ['mcp'] } });
+  it('refresh tokens rotate once; a replay after its successor was used revokes the grant', async () => {
+    expect(await store.rotateRefreshToken('r1', { tokenHash: 'r1-next', expiresAt: NOW + 100_000 }, NOW)).toMatchObject({ kind: 'rotated', grant: { id: 'g1', scopes: ['mcp'] } });
     expect(await store.grantOfRefreshToken('r1-next')).toMatchObject({ id: 'g1', revokedAt: null });
-    expect(await store.rotateRefreshToken('r1', { tokenHash: 'r1-other', expiresAt: NOW + 1000 }, NOW + 5)).toMatchObject({ kind: 'reused' });
-    expect((await store.grant('g1'))!.revokedAt).toBe(NOW + 5);
-    expect(await store.rotateRefreshToken('r1-next', { tokenHash: 'r1-third', expiresAt: NOW + 1000 }, NOW + 6)).toEqual({ kind: 'invalid' });
+    expect(await store.rotateRefreshToken('r1-next', { tokenHash: 'r1-third', expiresAt: NOW + 100_000 }, NOW + 5)).toMatchObject({ kind: 'rotated' });
+    expect(await store.rotateRefreshToken('r1', { tokenHash: 'r1-other', expiresAt: NOW + 100_000 }, NOW + 6)).toMatchObject({ kind: 'reused' });
+    expect((await store.grant('g1'))!.revokedAt).toBe(NOW + 6);
+    expect(await store.rotateRefreshToken('r1-third', { tokenHash: 'r1-fourth', expiresAt: NOW + 100_000 }, NOW + 7)).toEqual({ kind: 'invalid' });
     expect(await store.rotateRefreshToken('unknown', { tokenHash: 'x', expiresAt: NOW + 1000 }, NOW)).toEqual({ kind: 'invalid' });
+  });
+
+  it('a refresh repeated by its client (the answer lost) rotates again within the grace; the successor it never got then counts as used', async () => {
+    await store.saveCode(code('code-lost'));
+    await store.exchangeCode('code-lost', grant('g-lost'), { tokenHash: 'l1', grantId: 'g-lost', expiresAt: NOW + 100_000 }, NOW);
+    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-lost', expiresAt: NOW + 100_000 }, NOW)).toMatchObject({ kind: 'rotated' });
+    // Twice: the answer of the first repeat was lost too.
+    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-lost-again', expiresAt: NOW + 100_000 }, NOW + 1_000)).toMatchObject({ kind: 'rotated', grant: { id: 'g-lost' } });
+    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-kept', expiresAt: NOW + 100_000 }, NOW + 2_000)).toMatchObject({ kind: 'rotated', grant: { id: 'g-lost' } });
+    expect((await store.grant('g-lost'))!.revokedAt).toBeNull();
+    expect(await store.rotateRefreshToken('l1-kept', { tokenHash: 'l1-next', expiresAt: NOW + 100_000 }, NOW + 3_000)).toMatchObject({ kind: 'rotated' });
+    // A successor whose answer was lost, presented later (someone else held it): a replay.
+    expect(await store.rotateRefreshToken('l1-lost', { tokenHash: 'x1', expiresAt: NOW + 100_000 }, NOW + 4_000)).toMatchObject({ kind: 'reused' });
+    expect((await store.grant('g-lost'))!.revokedAt).toBe(NOW + 4_000);
+  });
+
+  it('the grace counts from the first use, and ends once the successor is used', async () => {
+    await store.saveCode(code('code-late'));
+    await store.exchangeCode('code-late', grant('g-late'), { tokenHash: 'k1', grantId: 'g-late', expiresAt: NOW + 500_000 }, NOW);
+    await store.rotateRefreshToken('k1', { tokenHash: 'k2', expiresAt: NOW + 500_000 }, NOW);
+    expect(await store.rotateRefreshToken('k1', { tokenHash: 'k2b', expiresAt: NOW + 500_000 }, NOW + 50_000)).toMatchObject({ kind: 'rotated' });
+    expect(await store.rotateRefreshToken('k1', { tokenHash: 'k2c', expiresAt: NOW + 500_000 }, NOW + 60_001)).toMatchObject({ kind: 'reused' });
+    expect((await store.grant('g-late'))!.revokedAt).toBe(NOW + 60_001);
+
+    await store.saveCode(code('code-used'));
+    await store.exchangeCode('code-used', grant('g-used'), { tokenHash: 'u1', grantId: 'g-used', expiresAt: NOW + 500_000 }, NOW);
+    await store.rotateRefreshToken('u1', { tokenHash: 'u2', expiresAt: NOW + 500_000 }, NOW);
+    await store.rotateRefreshToken('u2', { tokenHash: 'u3', expiresAt: NOW + 500_000 }, NOW + 10);
+    expect(await store.rotateRefreshToken('u1', { tokenHash: 'u2b', expiresAt: NOW + 500_000 }, NOW + 20)).toMatchObject({ kind: 'reused' });
+    expect((await store.grant('g-used'))!.revokedAt).toBe(NOW + 20);
   });
 
   it("revoking a member's grants, and the member itself", async () => {

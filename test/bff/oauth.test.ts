@@ -334,16 +334,30 @@ describe('tokens', () => {
     expect((await client.exchangeRaw(location!.searchParams.get('code')!, start.codeVerifier, null)).status).toBe(200);
   });
 
-  it('refresh tokens rotate; replaying a used one revokes the grant', async () => {
+  it('refresh tokens rotate; replaying a used one whose successor was used revokes the grant', async () => {
     const { tokens } = await signIn();
     const second = await client.refresh(tokens.refresh_token!);
     expect(second.refresh_token).not.toBe(tokens.refresh_token);
     expect(await mcpStatus(second.access_token)).toMatchObject({ status: 200 });
+    const third = await client.refresh(second.refresh_token!);
     const replay = await client.refreshRaw(tokens.refresh_token!);
     expect(replay.status).toBe(400);
     expect((await replay.json()).error).toBe('invalid_grant');
-    expect(await mcpStatus(second.access_token)).toEqual(refusal(/The access token was revoked/));
-    expect((await client.refreshRaw(second.refresh_token!)).status).toBe(400);
+    expect(await mcpStatus(third.access_token)).toEqual(refusal(/The access token was revoked/));
+    expect((await client.refreshRaw(third.refresh_token!)).status).toBe(400);
+    expect(h.logs.text).toContain('refresh token reused; grant revoked');
+  });
+
+  it('a refresh repeated at once (its answer lost) is answered again; the successor it replaced, presented later, revokes the grant', async () => {
+    const { tokens } = await signIn();
+    const lost = await client.refresh(tokens.refresh_token!);
+    const repeated = await client.refresh(tokens.refresh_token!);
+    expect(repeated.refresh_token).not.toBe(lost.refresh_token);
+    expect(await mcpStatus(repeated.access_token)).toMatchObject({ status: 200 });
+    // Whoever held the replaced successor (not the client that repeated) gives the grant away.
+    const replay = await client.refreshRaw(lost.refresh_token!);
+    expect(replay.status).toBe(400);
+    expect(await mcpStatus(repeated.access_token)).toEqual(refusal(/The access token was revoked/));
   });
 
   it('revocation (RFC 7009) ends the grant: access token refused, refresh refused', async () => {

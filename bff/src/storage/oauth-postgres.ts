@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { MemberRecord } from './ledger.ts';
 import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
-import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
+import { presentedRefreshToken, type ActiveGrant, type AuthorizationCodeRecord, type GrantRecord, type NewAuthorizationCode, type NewRefreshToken, type OAuthStore, type Rotation, type StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 import { transaction } from './pg-transaction.ts';
 
@@ -50,6 +50,8 @@ const OAUTH_MIGRATIONS = [
   'ALTER TABLE oauth_codes ADD COLUMN redirect_uri_sent BOOLEAN NOT NULL DEFAULT TRUE',
   // The console's list of a member's sign-ins reads each grant's code (where it was sent back).
   'CREATE INDEX oauth_codes_grant ON oauth_codes (grant_id)',
+  // The token a refresh token's use issued: a repeat within the grace replaces it (oauth-store.ts).
+  'ALTER TABLE oauth_refresh_tokens ADD COLUMN successor_hash TEXT',
 ];
 
 /** Serialises OAuth migrations between instances starting together ("roau"). */
@@ -141,20 +143,27 @@ export class PostgresOAuthStore implements OAuthStore {
   async rotateRefreshToken(oldHash: string, next: Omit<NewRefreshToken, 'grantId'>, now: number): Promise<Rotation> {
     return transaction(this.pool, async (client): Promise<Rotation> => {
       // The row lock makes two instances racing with one token see each other: one rotates, the other sees it used.
-      const { rows: tokens } = await client.query<{ grant_id: string; expires_at: string; used_at: string | null }>(
-        'SELECT grant_id, expires_at, used_at FROM oauth_refresh_tokens WHERE token_hash = $1 FOR UPDATE',
+      const { rows: tokens } = await client.query<{ grant_id: string; expires_at: string; used_at: string | null; successor_hash: string | null }>(
+        'SELECT grant_id, expires_at, used_at, successor_hash FROM oauth_refresh_tokens WHERE token_hash = $1 FOR UPDATE',
         [oldHash],
       );
       const token = tokens[0];
       if (!token) return { kind: 'invalid' };
       const { rows } = await client.query<GrantRow>('SELECT * FROM oauth_grants WHERE id = $1', [token.grant_id]);
       if (!rows[0]) return { kind: 'invalid' };
-      if (token.used_at !== null) {
+      const { rows: successors } = token.successor_hash
+        ? await client.query<{ used_at: string | null }>('SELECT used_at FROM oauth_refresh_tokens WHERE token_hash = $1 FOR UPDATE', [token.successor_hash])
+        : { rows: [] };
+      const successorUsedAt = successors[0] && (successors[0].used_at === null ? null : Number(successors[0].used_at));
+      const state = { expiresAt: Number(token.expires_at), usedAt: token.used_at === null ? null : Number(token.used_at), successorHash: token.successor_hash };
+      const presented = presentedRefreshToken(state, successorUsedAt, rows[0].revoked_at !== null, now);
+      if (presented === 'invalid') return { kind: 'invalid' };
+      if (presented === 'reused') {
         await client.query('UPDATE oauth_grants SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, rows[0].id]);
         return { kind: 'reused', grant: toGrant(rows[0]) };
       }
-      if (Number(token.expires_at) <= now || rows[0].revoked_at !== null) return { kind: 'invalid' };
-      await client.query('UPDATE oauth_refresh_tokens SET used_at = $1 WHERE token_hash = $2', [now, oldHash]);
+      await client.query('UPDATE oauth_refresh_tokens SET used_at = $1 WHERE token_hash = $2', [now, presented === 'rotate-again' ? token.successor_hash : oldHash]);
+      await client.query('UPDATE oauth_refresh_tokens SET successor_hash = $1 WHERE token_hash = $2', [next.tokenHash, oldHash]);
       await client.query('INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES ($1, $2, $3)', [next.tokenHash, rows[0].id, next.expiresAt]);
       return { kind: 'rotated', grant: toGrant(rows[0]) };
     });

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MemberRecord } from './ledger.ts';
 import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
-import type { ActiveGrant, AuthorizationCodeRecord, GrantRecord, NewAuthorizationCode, NewRefreshToken, OAuthStore, Rotation, StoredSigningKey } from './oauth-store.ts';
+import { presentedRefreshToken, type ActiveGrant, type AuthorizationCodeRecord, type GrantRecord, type NewAuthorizationCode, type NewRefreshToken, type OAuthStore, type Rotation, type StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
 /** The OAuth tables, versioned on their own (table oauth_schema), appended to the ledger's file. */
@@ -49,6 +49,8 @@ const OAUTH_MIGRATIONS = [
   'ALTER TABLE oauth_codes ADD COLUMN redirect_uri_sent INTEGER NOT NULL DEFAULT 1',
   // The console's list of a member's sign-ins reads each grant's code (where it was sent back).
   'CREATE INDEX oauth_codes_grant ON oauth_codes (grant_id)',
+  // The token a refresh token's use issued: a repeat within the grace replaces it (oauth-store.ts).
+  'ALTER TABLE oauth_refresh_tokens ADD COLUMN successor_hash TEXT',
 ];
 
 
@@ -120,18 +122,25 @@ export class SqliteOAuthStore implements OAuthStore {
 
   async rotateRefreshToken(oldHash: string, next: Omit<NewRefreshToken, 'grantId'>, now: number): Promise<Rotation> {
     return this.db.transaction((): Rotation => {
-      const token = this.db.prepare('SELECT grant_id, expires_at, used_at FROM oauth_refresh_tokens WHERE token_hash = ?').get(oldHash) as
-        | { grant_id: string; expires_at: number; used_at: number | null }
+      const token = this.db.prepare('SELECT grant_id, expires_at, used_at, successor_hash FROM oauth_refresh_tokens WHERE token_hash = ?').get(oldHash) as
+        | { grant_id: string; expires_at: number; used_at: number | null; successor_hash: string | null }
         | undefined;
       if (!token) return { kind: 'invalid' };
       const row = this.db.prepare('SELECT * FROM oauth_grants WHERE id = ?').get(token.grant_id) as GrantRow | undefined;
       if (!row) return { kind: 'invalid' };
-      if (token.used_at !== null) {
+      const successor = token.successor_hash
+        ? (this.db.prepare('SELECT used_at FROM oauth_refresh_tokens WHERE token_hash = ?').get(token.successor_hash) as { used_at: number | null } | undefined)
+        : undefined;
+      const state = { expiresAt: token.expires_at, usedAt: token.used_at, successorHash: token.successor_hash };
+      const presented = presentedRefreshToken(state, successor?.used_at, row.revoked_at !== null, now);
+      if (presented === 'invalid') return { kind: 'invalid' };
+      if (presented === 'reused') {
         this.db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, row.id);
         return { kind: 'reused', grant: toGrant(row) };
       }
-      if (token.expires_at <= now || row.revoked_at !== null) return { kind: 'invalid' };
-      this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ?').run(now, oldHash);
+      if (presented === 'rotate-again') this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ?').run(now, token.successor_hash);
+      else this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ?').run(now, oldHash);
+      this.db.prepare('UPDATE oauth_refresh_tokens SET successor_hash = ? WHERE token_hash = ?').run(next.tokenHash, oldHash);
       this.db.prepare('INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES (?, ?, ?)').run(next.tokenHash, row.id, next.expiresAt);
       return { kind: 'rotated', grant: toGrant(row) };
     }).immediate();

@@ -64,6 +64,36 @@ export type Rotation =
   | { kind: 'reused'; grant: GrantRecord }
   | { kind: 'invalid' };
 
+/**
+ * How long after a refresh token was used its client may present it again and get a new
+ * successor, as long as the successor it was given has never been used: the answer that
+ * carried the successor was lost (a dropped connection), and without this the client's
+ * repeat would read as a replay and end the sign-in. The successor it replaces counts as
+ * used, so whoever holds it and presents it later reveals a replay as before (RFC 9700,
+ * section 4.14.2; the "reuse interval" of other authorization servers).
+ */
+export const REFRESH_REPEAT_GRACE_MS = 60_000;
+
+/** A stored refresh token, as a rotation reads it. */
+export interface RefreshTokenState {
+  expiresAt: number;
+  usedAt: number | null;
+  /** The token its use issued (null when it was issued before successors were kept). */
+  successorHash: string | null;
+}
+
+/**
+ * What presenting a refresh token does: `rotate` (unused and valid), `rotate-again` (the
+ * client repeating a use whose answer it never got, see REFRESH_REPEAT_GRACE_MS), `reused`
+ * (a replay: the grant is revoked) or `invalid`. `successorUsedAt` is the successor's own
+ * `used_at` (undefined: no successor is known).
+ */
+export function presentedRefreshToken(token: RefreshTokenState, successorUsedAt: number | null | undefined, grantRevoked: boolean, now: number): 'rotate' | 'rotate-again' | 'reused' | 'invalid' {
+  if (token.usedAt === null) return token.expiresAt <= now || grantRevoked ? 'invalid' : 'rotate';
+  const repeat = token.successorHash !== null && successorUsedAt === null && now - token.usedAt <= REFRESH_REPEAT_GRACE_MS;
+  return repeat && !grantRevoked && token.expiresAt > now ? 'rotate-again' : 'reused';
+}
+
 export interface OAuthStore {
   saveClient(clientId: string, metadata: Record<string, unknown>): Promise<void>;
   getClient(clientId: string): Promise<Record<string, unknown> | undefined>;
@@ -80,7 +110,10 @@ export interface OAuthStore {
   exchangeCode(codeHash: string, grant: Omit<GrantRecord, 'revokedAt'>, refresh: NewRefreshToken, now: number): Promise<boolean>;
 
   grant(grantId: string): Promise<GrantRecord | undefined>;
-  /** Marks the old refresh token used and stores its successor, atomically. A used token revokes its grant. */
+  /**
+   * Marks the old refresh token used and stores its successor, atomically. A used token revokes
+   * its grant, unless presentedRefreshToken() finds it repeated by its own client.
+   */
   rotateRefreshToken(oldHash: string, next: Omit<NewRefreshToken, 'grantId'>, now: number): Promise<Rotation>;
   /** The grant a refresh token belongs to, used or not. */
   grantOfRefreshToken(tokenHash: string): Promise<GrantRecord | undefined>;
