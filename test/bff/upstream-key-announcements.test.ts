@@ -98,7 +98,7 @@ it('a removal committed on one instance reaches the other', async () => {
   expect(await store.activateUpstreamKey('uk_third', Date.now())).toBe(true);
   await other.reload();
   expect(other.keyFor('uk_first')?.id).toBe('uk_first');
-  expect(await store.removeUpstreamKey('uk_first')).toBe(true);
+  expect(await store.removeUpstreamKey('uk_first', Date.now())).toBe(true);
   expect(await seenWithin(() => other.keyFor('uk_first'), undefined)).toBeUndefined();
 });
 

@@ -183,7 +183,7 @@ export function upstreamKeyRoutes(admin: Router, deps: UpstreamKeyRoutesDeps): v
     const consoleStore = await store();
     const pending = await consoleStore.pendingOperationsWithKey(key.id);
     if (pending > 0) throw new ConsoleError(409, 'conflict', `${pending} operation(s) that started with this key are still running and may need it to finish. Try again when they are done.`);
-    if (!(await consoleStore.removeUpstreamKey(key.id))) throw new ConsoleError(409, 'conflict', 'This key could not be removed (it was just activated).');
+    if (!(await consoleStore.removeUpstreamKey(key.id, now()))) throw new ConsoleError(409, 'conflict', 'This key could not be removed (it was just activated, or an operation just started with it).');
     await keyring?.changed();
     await audit(req, actor(res), 'upstream_key_removed', key.id, { label: key.label });
     res.json({ removed: true });

@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
 import { transaction } from './pg-transaction.ts';
-import { announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
+import { UPSTREAM_KEYS_CHANNEL, announcingMembers, announcingUpstreamKeys } from './pg-channel.ts';
 import { CHARGED_WORDS_COUNTED, toMember, type MemberRow } from './rows.ts';
 
 /** The console's tables, versioned on their own (table console_schema) in the ledger's schema. */
@@ -43,6 +43,7 @@ const CONSOLE_MIGRATIONS = [
    );`,
   upstreamKeyTables('BIGINT'),
   QUOTA_ACCOUNT_COLUMN,
+  removedUpstreamKeysTable('BIGINT'),
 ];
 
 /** Serialises console migrations between instances starting together ("rcon"). */
@@ -263,8 +264,22 @@ export class PostgresConsoleStore implements ConsoleStore {
     });
   }
 
-  async removeUpstreamKey(id: string): Promise<boolean> {
-    return (await this.#changed(announcingUpstreamKeys("DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active' RETURNING id"), [id])) > 0;
+  // One statement: an operation inserted after a separate count (by an instance that still takes
+  // the key for the active one) would be left with a key nobody can find the account of.
+  async removeUpstreamKey(id: string, now: number): Promise<boolean> {
+    // Announced like every change of the keys (announcingUpstreamKeys, which cannot wrap two changes).
+    const removal = `WITH removed AS (
+         DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active'
+           AND NOT EXISTS (SELECT 1 FROM operations WHERE upstream_key_id = $1 AND state = 'pending')
+         RETURNING id, account
+       ), kept AS (INSERT INTO removed_upstream_keys (id, account, removed_at) SELECT id, account, $2 FROM removed)
+       SELECT pg_notify('${UPSTREAM_KEYS_CHANNEL}', id) FROM removed`;
+    return (await this.#changed(removal, [id, now])) > 0;
+  }
+
+  async removedKeyAccounts(): Promise<Map<string, string>> {
+    const { rows } = await this.pool.query<{ id: string; account: string }>('SELECT id, account FROM removed_upstream_keys');
+    return new Map(rows.map((row) => [row.id, row.account]));
   }
 
   async pendingOperationsWithKey(id: string): Promise<number> {

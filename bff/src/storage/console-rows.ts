@@ -108,6 +108,14 @@ export const toQuota = (row: QuotaRow): UpstreamQuota => ({ product: row.product
 /** The third console migration: a quota says which account's words it counts. */
 export const QUOTA_ACCOUNT_COLUMN = "ALTER TABLE upstream_quotas ADD COLUMN account TEXT NOT NULL DEFAULT ''";
 
+/**
+ * The fourth console migration: the account of each key removed from the console. An instance
+ * that had not heard of the removal (a missed notice, up to its next re-read) can still start an
+ * operation with the key; the account tells whether the active key may fetch its result.
+ */
+export const removedUpstreamKeysTable = (bigint: 'INTEGER' | 'BIGINT') =>
+  `CREATE TABLE removed_upstream_keys (id TEXT PRIMARY KEY, account TEXT NOT NULL, removed_at ${bigint} NOT NULL)`;
+
 /** The second console migration's tables (the same SQL on both databases). */
 export const upstreamKeyTables = (bigint: 'INTEGER' | 'BIGINT') => `CREATE TABLE upstream_keys (
      id TEXT PRIMARY KEY,

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
@@ -41,6 +41,7 @@ const CONSOLE_MIGRATIONS = [
    );`,
   upstreamKeyTables('INTEGER'),
   QUOTA_ACCOUNT_COLUMN,
+  removedUpstreamKeysTable('INTEGER'),
 ];
 
 export class SqliteConsoleStore implements ConsoleStore {
@@ -224,8 +225,21 @@ export class SqliteConsoleStore implements ConsoleStore {
     return this.db.prepare("UPDATE upstream_keys SET state = 'previous' WHERE state = 'active'").run().changes > 0;
   }
 
-  async removeUpstreamKey(id: string): Promise<boolean> {
-    return this.db.prepare("DELETE FROM upstream_keys WHERE id = ? AND state <> 'active'").run(id).changes > 0;
+  async removeUpstreamKey(id: string, now: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      const key = this.db
+        .prepare("SELECT account FROM upstream_keys WHERE id = ? AND state <> 'active' AND NOT EXISTS (SELECT 1 FROM operations WHERE upstream_key_id = ? AND state = 'pending')")
+        .get(id, id) as { account: string } | undefined;
+      if (!key) return false;
+      this.db.prepare('DELETE FROM upstream_keys WHERE id = ?').run(id);
+      this.db.prepare('INSERT OR REPLACE INTO removed_upstream_keys (id, account, removed_at) VALUES (?, ?, ?)').run(id, key.account, now);
+      return true;
+    }).immediate();
+  }
+
+  async removedKeyAccounts(): Promise<Map<string, string>> {
+    const rows = this.db.prepare('SELECT id, account FROM removed_upstream_keys').all() as { id: string; account: string }[];
+    return new Map(rows.map((row) => [row.id, row.account]));
   }
 
   async pendingOperationsWithKey(id: string): Promise<number> {

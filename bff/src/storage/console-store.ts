@@ -171,8 +171,13 @@ export interface ConsoleStore {
   activateUpstreamKey(id: string, now: number): Promise<boolean>;
   /** Makes the active stored key previous, so the environment's key is used again; false when none was active. */
   useEnvironmentKey(): Promise<boolean>;
-  /** Deletes a key that is not active; false when it is active or unknown. */
-  removeUpstreamKey(id: string): Promise<boolean>;
+  /**
+   * Deletes a key that is not active and that no pending operation started with, keeping its
+   * account (removedKeyAccounts); false when it is active, unknown or still needed.
+   */
+  removeUpstreamKey(id: string, now: number): Promise<boolean>;
+  /** The accounts of the keys removed from the console, by key id. */
+  removedKeyAccounts(): Promise<Map<string, string>>;
   /** Operations still pending that started with this key (they need it to finish). */
   pendingOperationsWithKey(id: string): Promise<number>;
   recordQuota(quota: UpstreamQuota): Promise<void>;

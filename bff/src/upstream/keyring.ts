@@ -60,6 +60,8 @@ export class UpstreamKeyring {
    * operation that started with the old value can only be fetched with the new one.
    */
   readonly #sameAccount = new Map<string, string>();
+  /** The accounts of keys removed from the console, by id (an operation may still have started with one). */
+  #removedAccounts = new Map<string, string>();
 
   constructor(private readonly options: KeyringOptions) {
     if (options.envKey) {
@@ -96,7 +98,8 @@ export class UpstreamKeyring {
       try {
         do {
           this.#reloadAgain = false;
-          this.#apply(await (await this.options.store()).upstreamKeys());
+          const store = await this.options.store();
+          this.#apply(await store.upstreamKeys(), await store.removedKeyAccounts());
         } while (this.#reloadAgain);
       } finally {
         this.#reloading = undefined;
@@ -105,7 +108,8 @@ export class UpstreamKeyring {
     return this.#reloading;
   }
 
-  #apply(records: UpstreamKeyRecord[]): void {
+  #apply(records: UpstreamKeyRecord[], removed: Map<string, string>): void {
+    this.#removedAccounts = removed;
     const keys = new Map<string, UpstreamKey>();
     if (this.#envKey) keys.set(this.#envKey.id, this.#envKey);
     let activeId = this.#envKey?.id;
@@ -161,9 +165,9 @@ export class UpstreamKeyring {
     if (startedWith === LEGACY_ENV_KEY_ID) startedWith = this.#envKey?.id ?? null;
     if (startedWith === null || startedWith === active?.id) return active;
     const started = this.#keys.get(startedWith);
-    // An environment key's id is its account; a console key that is gone has no known account
-    // (the console refuses to remove a key while operations that started with it are pending).
-    const account = started?.account ?? this.#sameAccount.get(startedWith) ?? (isEnvKeyId(startedWith) ? startedWith : undefined);
+    // An environment key's id is its account; a console key removed since keeps its account on
+    // record: an instance that had not heard of the removal may have started the operation with it.
+    const account = started?.account ?? this.#sameAccount.get(startedWith) ?? this.#removedAccounts.get(startedWith) ?? (isEnvKeyId(startedWith) ? startedWith : undefined);
     if (active && active.account === account) return active;
     return started;
   }

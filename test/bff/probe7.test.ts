@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countWords } from '@redline/shared';
+import { loadConfig } from '@redline/bff/config';
+import { createMember } from '@redline/bff/members';
+import { splitDocument } from '@redline/bff/operations/documents';
+import { startBff, type RunningBff } from '@redline/bff/server';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import type { AccountConfig } from '../upstream/accounts.ts';
+import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
+import { upstreamControl } from '../upstream/client.ts';
+import { ConsoleClient } from './console-client.ts';
+import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema, newOperationId, request, startHarness, type Harness } from './harness.ts';
+
+// An outside probe (the seventh): two BFF instances on one PostgreSQL schema, the upstream
+// double over real HTTP.
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const SECRET = Buffer.alloc(32, 9).toString('base64');
+const TEAM_KEYS = ['team-key-env-00001', 'team-key-one-00002', 'team-key-two-00003'] as const;
+const ALL_PRODUCTS = { detector: 1_000_000, humanizer: 1_000_000, plagiarism: 1_000_000 };
+const ACCOUNTS: AccountConfig[] = [{ id: 'team', keys: [...TEAM_KEYS], balances: { ...ALL_PRODUCTS } }];
+const TEXT_12_WORDS = 'One two three four five six seven eight nine ten eleven twelve.';
+
+/** Waits until `logs` say the instance switched to the upstream key `id` (it re-reads the keys every 5 s). */
+async function switchedTo(logs: LogCapture, id: string, fromLine = 0): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const index = logs.lines.findIndex((line, n) => n >= fromLine && line.includes('upstream key in use changed') && line.includes(`"upstreamKey":"${id}"`));
+    if (index >= 0) return index;
+    await sleep(50);
+  }
+  throw new Error(`the instance never switched to ${id}`);
+}
+
+describe('a key removed on A while B, which missed the change notice, starts an operation with it', () => {
+  const schema = `probe7_keys_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe7-keys-'));
+  let double: RunningUpstreamDouble;
+  let a: RunningBff;
+  let b: RunningBff;
+  const bLogs = new LogCapture();
+  let admin: ConsoleClient;
+  let token: string;
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true, accounts: ACCOUNTS });
+    const env = {
+      BFF_PORT: '0',
+      BFF_DATA_DIR: folder,
+      BFF_DATABASE_URL: POSTGRES_URL,
+      BFF_DATABASE_SCHEMA: schema,
+      UPSTREAM_BASE_URL: double.url,
+      UPSTREAM_API_KEY: TEAM_KEYS[0],
+      BFF_SECRET_KEY: SECRET,
+      BFF_MEMBER_RATE_LIMIT: '100000',
+      BFF_RESUME_INTERVAL_SECONDS: '3600',
+      ...FAST_RETRIES,
+      BFF_REQUEST_DEADLINE_MS: '2000',
+      BFF_ATTEMPT_TIMEOUT_MS: '800',
+    };
+    a = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
+    // B's listening connections go nowhere: it hears of key changes only from its 5-second re-read (a missed notice).
+    const deaf = new URL(POSTGRES_URL);
+    deaf.port = '1';
+    b = await startBff(loadConfig({ ...env, BFF_DATABASE_URL: deaf.href }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: bLogs });
+    const member = await createMember(a.ledger, 'key-admin');
+    token = member.token;
+    await (await a.ledger.consoleStore()).setRole(member.member.id, 'admin');
+    admin = await ConsoleClient.signIn(a.url, token);
+  });
+  afterAll(async () => {
+    await a?.stop().catch(() => {});
+    await b?.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('the operation B left pending with the removed key is fetched with the active key of the same account, charged once', async () => {
+    const control = upstreamControl(double.url);
+    const one = await admin.rotateTo('one', TEAM_KEYS[1]);
+    // Right after B's re-read picks up key one, B has 5 s before it reads the keys again.
+    await switchedTo(bLogs, one.id);
+    await admin.rotateTo('two', TEAM_KEYS[2]);
+    const removed = await admin.post(`/upstream-keys/${one.id}/remove`);
+    expect(removed.status, removed.raw).toBe(200);
+
+    const before = await control.account('team');
+    // B's check: the upstream runs it for 2.5 s, past the request's 2-second deadline; B answers without a result.
+    await control.addFaults([{ fault: { kind: 'delay', delayMs: 2_500 }, product: 'detector', times: 1 }]);
+    const operationId = newOperationId();
+    const first = await request(b.url, '/v1/detect', { operationId, text: TEXT_12_WORDS }, token);
+    expect(first.status, first.raw).not.toBe(200);
+    const memberId = (await a.ledger.listMembers()).find((m) => m.name === 'key-admin')!.id;
+    // B still used the removed key (it had not heard of the change): the probe's precondition.
+    expect((await a.ledger.findOperation(memberId, operationId))?.upstreamKeyId).toBe(one.id);
+    expect((await b.ledger.findOperation(memberId, operationId))?.state).toBe('pending');
+
+    await sleep(1_000); // the upstream completes it
+    const repeat = await request(a.url, '/v1/detect', { operationId, text: TEXT_12_WORDS }, token);
+    // Before: 503 upstream_key_missing, and the operation held pending for good: its 12 words, charged upstream, never counted.
+    expect(repeat.status, repeat.raw).toBe(200);
+    expect(repeat.body.wordsCharged).toBe(12);
+    const after = await control.account('team');
+    expect(after.charged.detector - before.charged.detector).toBe(12);
+    expect(after.providerRuns.detector - before.providerRuns.detector).toBe(1);
+    const usage = await request(a.url, '/v1/usage', undefined, token);
+    expect(usage.body.heldOperations ?? []).toEqual([]);
+  }, 60_000);
+});
+
+/** Two parts: the first as long as the upstream allows, the second short. */
+const TWO_PARTS = 'The committee reviewed the annual figures and agreed on a plan. '.repeat(2600) + 'The end.';
+const PART_WORDS = splitDocument(TWO_PARTS).parts.map((part) => countWords(part.text));
+
+describe('a document failed part-way under a console key that is then rotated away and removed (same account)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: TEAM_KEYS[0], env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' } });
+    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
+    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('its repeat runs the part the quota refused with the active key: completed, each part charged once', async () => {
+    expect(PART_WORDS).toHaveLength(2);
+    const admin = await ConsoleClient.signIn(h.bff.url, h.token);
+    const one = await admin.rotateTo('one', TEAM_KEYS[1]);
+    const before = await h.control.account('team');
+    // The account pays for the first part only: the second is refused for quota, and the document fails.
+    await h.control.setBalances('team', { detector: PART_WORDS[0]! + 5 });
+    const operationId = newOperationId();
+    const failed = await h.call('/v1/detect', { operationId, text: TWO_PARTS });
+    expect(failed.body.error?.code, failed.raw).toBe('quota_exceeded');
+
+    // The team moves to another value of its account and removes the old one: nothing is pending, so the console allows it.
+    await admin.rotateTo('two', TEAM_KEYS[2]);
+    const removed = await admin.post(`/upstream-keys/${one.id}/remove`);
+    expect(removed.status, removed.raw).toBe(200);
+
+    await h.control.setBalances('team', { detector: 1_000_000 });
+    const repeat = await h.call('/v1/detect', { operationId, text: TWO_PARTS });
+    // Before: 503 upstream_key_missing ("a key since removed from the console") for good, though the active key is of the same account.
+    expect(repeat.status, repeat.raw).toBe(200);
+    expect(repeat.body.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+    const after = await h.control.account('team');
+    // Each part ran and was charged once (the key tests' 3 words aside).
+    expect(after.providerRuns.detector - before.providerRuns.detector - 1).toBe(2);
+    expect(after.charged.detector - before.charged.detector - 3).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+    const usage = await h.call('/v1/usage', undefined, { method: 'GET' });
+    expect(usage.body.products.detector.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+  }, 60_000);
+});
