@@ -155,3 +155,40 @@ describe('a document failed part-way under a console key that is then rotated aw
     expect(usage.body.products.detector.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
   }, 60_000);
 });
+
+describe('a document failed part-way for quota, repeated after the team moved to an account with words', () => {
+  const OTHER_KEY = 'other-key-zulu-00009';
+  let h: Harness;
+  beforeAll(async () => {
+    const accounts: AccountConfig[] = [...ACCOUNTS, { id: 'other', keys: [OTHER_KEY], balances: { ...ALL_PRODUCTS } }];
+    h = await startHarness({ upstream: { accounts }, apiKey: OTHER_KEY, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' } });
+    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
+    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('runs the part that never ran on the account in use: completed, the first part not charged again', async () => {
+    // The old account pays for the first part only: the second is refused for quota, and the document fails.
+    await h.control.setBalances('other', { detector: PART_WORDS[0]! + 5 });
+    const operationId = newOperationId();
+    const failed = await h.call('/v1/detect', { operationId, text: TWO_PARTS });
+    expect(failed.body.error?.code, failed.raw).toBe('quota_exceeded');
+
+    // The team moves to another account, which has words (its key tested, saved and activated in the console).
+    const admin = await ConsoleClient.signIn(h.bff.url, h.token);
+    const moved = await admin.rotateTo('team account', TEAM_KEYS[1]);
+    expect(moved.test.account).toBe('other');
+    const [other, team] = [await h.control.account('other'), await h.control.account('team')];
+
+    const repeat = await h.call('/v1/detect', { operationId, text: TWO_PARTS });
+    // Before: the second part, which no account ever ran, was sent to the old account again and refused for quota, for good.
+    expect(repeat.status, repeat.raw).toBe(200);
+    expect(repeat.body.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+    expect((await h.control.account('other')).charged.detector - other.charged.detector).toBe(0);
+    expect((await h.control.account('team')).charged.detector - team.charged.detector).toBe(PART_WORDS[1]);
+    const usage = await h.call('/v1/usage', undefined, { method: 'GET' });
+    expect(usage.body.products.detector.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+  }, 60_000);
+});

@@ -633,6 +633,20 @@ export class OperationEngine {
     return { ...part, requestBody: upstreamBody({ ...input, text }) };
   }
 
+  /**
+   * A part that failed without a charge never ran: like a single check, it is in no account's
+   * records, so it starts again with the key in use (recorded before it is sent, for a resume).
+   * Kept with its own key, it went back to the account the team left, refused there for good.
+   */
+  async #partWithKeyInUse(part: OperationRecord): Promise<OperationRecord> {
+    if (part.state !== 'failed' || part.wordsCharged > 0 || !this.options.upstreamKeyId) return part;
+    const keyInUse = this.options.upstreamKeyId();
+    if (keyInUse === part.upstreamKeyId) return part;
+    const reopened = await this.options.ledger.reopenOperation(part.memberId, part.operationId, part.requestBody!, 0, keyInUse);
+    if (reopened.status !== 'inserted') return part; // reopened by another request or instance: sent as it stands
+    return { ...part, state: 'pending', error: null, upstreamKeyId: keyInUse, attemptsNotRun: part.attempts };
+  }
+
   /** Settles a document that cannot run or merge with `error`, its parts' charged words counted, and sends nothing. */
   async #failDocument(parent: OperationRecord, parts: OperationRecord[], error: HttpError): Promise<never> {
     const charged = parts.reduce((sum, part) => sum + part.wordsCharged, 0);
@@ -695,7 +709,7 @@ export class OperationEngine {
           failure ??= { error: revoked, settled: true };
           break;
         }
-        const attempt = await this.#attempt(this.#withRequestBody(parts[index]!, input, document.parts[index]!.text));
+        const attempt = await this.#attempt(await this.#partWithKeyInUse(this.#withRequestBody(parts[index]!, input, document.parts[index]!.text)));
         if (attempt.ok) done[index] = attempt.record;
         else {
           if (attempt.wordsCharged !== undefined) chargedByFailedParts.set(index, attempt.wordsCharged);
