@@ -40,6 +40,7 @@ describe('a key removed on A while B, which missed the change notice, starts an 
   let double: RunningUpstreamDouble;
   let a: RunningBff;
   let b: RunningBff;
+  const aLogs = new LogCapture();
   const bLogs = new LogCapture();
   let admin: ConsoleClient;
   let token: string;
@@ -60,7 +61,7 @@ describe('a key removed on A while B, which missed the change notice, starts an 
       BFF_REQUEST_DEADLINE_MS: '2000',
       BFF_ATTEMPT_TIMEOUT_MS: '800',
     };
-    a = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
+    a = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: aLogs });
     // B's listening connections go nowhere: it hears of key changes only from its 5-second re-read (a missed notice).
     const deaf = new URL(POSTGRES_URL);
     deaf.port = '1';
@@ -108,6 +109,9 @@ describe('a key removed on A while B, which missed the change notice, starts an 
     expect(after.providerRuns.detector - before.providerRuns.detector).toBe(1);
     const usage = await request(a.url, '/v1/usage', undefined, token);
     expect(usage.body.heldOperations ?? []).toEqual([]);
+    // Neither instance's log, nor a console answer or the error answer, carries a key value, the member's token or the text.
+    const everything = [aLogs.text, bLogs.text, ...admin.answers, first.raw].join('\n');
+    for (const secret of [...TEAM_KEYS, token, 'eleven twelve']) expect(everything.split('\n').filter((line) => line.includes(secret))).toEqual([]);
   }, 60_000);
 });
 
