@@ -196,3 +196,71 @@ describe('a document failed part-way for quota, repeated after the team moved to
     expect(usage.body.products.detector.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
   }, 60_000);
 });
+
+describe('an operation A started with a key just activated, repeated on B, which missed the activation notice', () => {
+  const schema = `probe7_failover_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe7-failover-'));
+  const NEW_KEY = 'team-key-new-00004';
+  let double: RunningUpstreamDouble;
+  let a: RunningBff;
+  let b: RunningBff;
+  const bLogs = new LogCapture();
+  let admin: ConsoleClient;
+  let token: string;
+
+  beforeAll(async () => {
+    double = await startUpstreamDouble({ testMode: true, accounts: [{ id: 'team', keys: [...TEAM_KEYS, NEW_KEY], balances: { ...ALL_PRODUCTS } }] });
+    const env = {
+      BFF_PORT: '0',
+      BFF_DATA_DIR: folder,
+      BFF_DATABASE_URL: POSTGRES_URL,
+      BFF_DATABASE_SCHEMA: schema,
+      UPSTREAM_BASE_URL: double.url,
+      UPSTREAM_API_KEY: TEAM_KEYS[0],
+      BFF_SECRET_KEY: SECRET,
+      BFF_MEMBER_RATE_LIMIT: '100000',
+      BFF_RESUME_INTERVAL_SECONDS: '3600',
+      ...FAST_RETRIES,
+    };
+    a = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
+    const deaf = new URL(POSTGRES_URL);
+    deaf.port = '1';
+    b = await startBff(loadConfig({ ...env, BFF_DATABASE_URL: deaf.href }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: bLogs });
+    const member = await createMember(a.ledger, 'failover-admin');
+    token = member.token;
+    await (await a.ledger.consoleStore()).setRole(member.member.id, 'admin');
+    admin = await ConsoleClient.signIn(a.url, token);
+  });
+  afterAll(async () => {
+    await a?.stop().catch(() => {});
+    await b?.stop().catch(() => {});
+    await double?.close();
+    rmSync(folder, { recursive: true, force: true });
+    await dropSchema(schema);
+  });
+
+  it('B fetches it (the same account) instead of refusing it as started with a removed key and holding it', async () => {
+    const control = upstreamControl(double.url);
+    const one = await admin.rotateTo('one', TEAM_KEYS[1]);
+    await switchedTo(bLogs, one.id);
+    // Right after B's re-read: B knows nothing of the next key for up to 5 s.
+    const fresh = await admin.rotateTo('new', NEW_KEY);
+    const before = await control.account('team');
+    await control.addFaults([{ fault: { kind: 'delay', delayMs: 1_500 }, product: 'detector', times: 1 }]);
+    const operationId = newOperationId();
+    const onA = request(a.url, '/v1/detect', { operationId, text: TEXT_12_WORDS }, token);
+    await sleep(300);
+    const memberId = (await a.ledger.listMembers()).find((m) => m.name === 'failover-admin')!.id;
+    expect((await a.ledger.findOperation(memberId, operationId))?.upstreamKeyId).toBe(fresh.id);
+    expect(bLogs.text).not.toContain(`"upstreamKey":"${fresh.id}"`); // B has still not heard of the new key
+    // The client gives up on A and repeats on B.
+    const onB = await request(b.url, '/v1/detect', { operationId, text: TEXT_12_WORDS }, token);
+    // Before: 503 upstream_key_missing, "started with … a key since removed from the console", and the operation marked held.
+    expect(onB.status, onB.raw).toBe(200);
+    expect(onB.body.wordsCharged).toBe(12);
+    expect((await onA).status).toBe(200);
+    const after = await control.account('team');
+    expect(after.charged.detector - before.charged.detector).toBe(12);
+    expect(after.providerRuns.detector - before.providerRuns.detector).toBe(1);
+  }, 60_000);
+});

@@ -186,7 +186,7 @@ export class HttpForwarder implements Forwarder {
   async #attempt(operation: ForwardRequest, timeoutMs: number): Promise<Attempt> {
     const { baseUrl, keys, metrics } = this.options;
     // Chosen per attempt: a retry after an activation moves to the new key when it shares the account.
-    const key = keys.keyFor(operation.upstreamKeyId ?? null) ?? (await this.#afterEnvKeyChange(operation.upstreamKeyId ?? null));
+    const key = (await keys.keyForReading(operation.upstreamKeyId ?? null)) ?? (await this.#afterEnvKeyChange(operation.upstreamKeyId ?? null));
     if (!key) return { kind: 'final', error: keys.refusalFor(operation.upstreamKeyId ?? null) };
     const started = performance.now();
     const observe = (outcome: string) =>

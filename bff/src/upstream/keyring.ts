@@ -173,6 +173,20 @@ export class UpstreamKeyring {
   }
 
   /**
+   * keyFor, after re-reading the stored keys when it has none for a key id this instance has never
+   * seen: one activated on another instance since its last read (a notice missed, up to the next
+   * poll). Without it, an operation started there and repeated here was refused as started with a
+   * removed key, and held.
+   */
+  async keyForReading(startedWith: string | null): Promise<UpstreamKey | undefined> {
+    const key = this.keyFor(startedWith);
+    if (key || startedWith === null || startedWith === LEGACY_ENV_KEY_ID || isEnvKeyId(startedWith)) return key;
+    if (this.#keys.has(startedWith) || this.#removedAccounts.has(startedWith)) return key;
+    await this.reload().catch(() => {});
+    return this.keyFor(startedWith);
+  }
+
+  /**
    * An earlier environment key that keyFor has no key for, while the active key is the
    * environment's: the one case in which the account of the earlier key is worth checking
    * (checkedSameAccount), since nothing else records it.
