@@ -118,8 +118,12 @@ describe('a key removed on A while B, which missed the change notice, starts an 
 /** Two parts: the first as long as the upstream allows, the second short. */
 const TWO_PARTS = 'The committee reviewed the annual figures and agreed on a plan. '.repeat(2600) + 'The end.';
 const PART_WORDS = splitDocument(TWO_PARTS).parts.map((part) => countWords(part.text));
+/** Three parts: two as long as the upstream allows, the third short. */
+const THREE_PARTS = 'The committee reviewed the annual figures and agreed on a plan. '.repeat(5100) + 'The end.';
+const THREE_PART_WORDS = splitDocument(THREE_PARTS).parts.map((part) => countWords(part.text));
+const sum = (words: number[]) => words.reduce((total, count) => total + count, 0);
 
-describe('a document failed part-way under a console key that is then rotated away and removed (same account)', () => {
+describe('a document failed part-way under a console key, which the team then rotates away from and removes (same account)', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: TEAM_KEYS[0], env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' } });
@@ -130,33 +134,37 @@ describe('a document failed part-way under a console key that is then rotated aw
     await h?.close();
   });
 
-  it('its repeat runs the part the quota refused with the active key: completed, each part charged once', async () => {
-    expect(PART_WORDS).toHaveLength(2);
+  it('the old key can be removed (the part never sent does not hold it), and the repeat completes it with the active key, each part charged once', async () => {
+    expect(THREE_PART_WORDS).toHaveLength(3);
     const admin = await ConsoleClient.signIn(h.bff.url, h.token);
     const one = await admin.rotateTo('one', TEAM_KEYS[1]);
     const before = await h.control.account('team');
-    // The account pays for the first part only: the second is refused for quota, and the document fails.
-    await h.control.setBalances('team', { detector: PART_WORDS[0]! + 5 });
+    // The account pays for the first part only: the second is refused for quota, the document fails, the third is never sent.
+    await h.control.setBalances('team', { detector: THREE_PART_WORDS[0]! + 5 });
     const operationId = newOperationId();
-    const failed = await h.call('/v1/detect', { operationId, text: TWO_PARTS });
+    const failed = await h.call('/v1/detect', { operationId, text: THREE_PARTS });
     expect(failed.body.error?.code, failed.raw).toBe('quota_exceeded');
+    expect((await h.control.account('team')).providerRuns.detector - before.providerRuns.detector).toBe(1);
 
-    // The team moves to another value of its account and removes the old one: nothing is pending, so the console allows it.
+    // The team moves to another value of its account and removes the old one: nothing that needs it is running.
     await admin.rotateTo('two', TEAM_KEYS[2]);
+    const listed = await admin.get('/upstream-keys');
+    expect(listed.body.keys.find((key: { id: string }) => key.id === one.id).pendingOperations).toBe(0);
     const removed = await admin.post(`/upstream-keys/${one.id}/remove`);
+    // Before: 409 "1 operation(s) that started with this key are still running", for good (the part never sent stays pending).
     expect(removed.status, removed.raw).toBe(200);
 
     await h.control.setBalances('team', { detector: 1_000_000 });
-    const repeat = await h.call('/v1/detect', { operationId, text: TWO_PARTS });
-    // Before: 503 upstream_key_missing ("a key since removed from the console") for good, though the active key is of the same account.
+    const repeat = await h.call('/v1/detect', { operationId, text: THREE_PARTS });
+    // Before the keys removed kept their account: 503 upstream_key_missing ("a key since removed from the console"), though the active key is of the same account.
     expect(repeat.status, repeat.raw).toBe(200);
-    expect(repeat.body.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+    expect(repeat.body.wordsCharged).toBe(sum(THREE_PART_WORDS));
     const after = await h.control.account('team');
-    // Each part ran and was charged once (the key tests' 3 words aside).
-    expect(after.providerRuns.detector - before.providerRuns.detector - 1).toBe(2);
-    expect(after.charged.detector - before.charged.detector - 3).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+    // Each part ran and was charged once (the key test's run and 3 words aside).
+    expect(after.providerRuns.detector - before.providerRuns.detector - 1).toBe(3);
+    expect(after.charged.detector - before.charged.detector - 3).toBe(sum(THREE_PART_WORDS));
     const usage = await h.call('/v1/usage', undefined, { method: 'GET' });
-    expect(usage.body.products.detector.wordsCharged).toBe(PART_WORDS[0]! + PART_WORDS[1]!);
+    expect(usage.body.products.detector.wordsCharged).toBe(sum(THREE_PART_WORDS));
   }, 60_000);
 });
 

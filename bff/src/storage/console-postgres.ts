@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, NEEDS_ITS_KEY, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
@@ -270,7 +270,7 @@ export class PostgresConsoleStore implements ConsoleStore {
     // Announced like every change of the keys (announcingUpstreamKeys, which cannot wrap two changes).
     const removal = `WITH removed AS (
          DELETE FROM upstream_keys WHERE id = $1 AND state <> 'active'
-           AND NOT EXISTS (SELECT 1 FROM operations WHERE upstream_key_id = $1 AND state = 'pending')
+           AND NOT EXISTS (SELECT 1 FROM operations WHERE upstream_key_id = $1 AND ${NEEDS_ITS_KEY})
          RETURNING id, account
        ), kept AS (INSERT INTO removed_upstream_keys (id, account, removed_at) SELECT id, account, $2 FROM removed)
        SELECT pg_notify('${UPSTREAM_KEYS_CHANNEL}', id) FROM removed`;
@@ -283,7 +283,7 @@ export class PostgresConsoleStore implements ConsoleStore {
   }
 
   async pendingOperationsWithKey(id: string): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>("SELECT count(*) AS n FROM operations WHERE upstream_key_id = $1 AND state = 'pending'", [id]);
+    const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM operations WHERE upstream_key_id = $1 AND ${NEEDS_ITS_KEY}`, [id]);
     return Number(rows[0]!.n);
   }
 

@@ -109,6 +109,14 @@ export const toQuota = (row: QuotaRow): UpstreamQuota => ({ product: row.product
 export const QUOTA_ACCOUNT_COLUMN = "ALTER TABLE upstream_quotas ADD COLUMN account TEXT NOT NULL DEFAULT ''";
 
 /**
+ * Operations that still need the key they started with (both dialects, for `WHERE upstream_key_id
+ * = … AND`): pending ones, except a part that never ran of a document settled failed (a part the
+ * document did not reach before it failed stays pending, and no part of a failed document is open).
+ * Counting those, a key could never be removed, "still running", after such a document.
+ */
+export const NEEDS_ITS_KEY = "state = 'pending' AND (parent_operation_id IS NULL OR attempts > attempts_not_run)";
+
+/**
  * The fourth console migration: the account of each key removed from the console. An instance
  * that had not heard of the removal (a missed notice, up to its next re-read) can still start an
  * operation with the key; the account tells whether the active key may fetch its result.

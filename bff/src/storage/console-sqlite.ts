@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, NEEDS_ITS_KEY, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
@@ -228,7 +228,7 @@ export class SqliteConsoleStore implements ConsoleStore {
   async removeUpstreamKey(id: string, now: number): Promise<boolean> {
     return this.db.transaction(() => {
       const key = this.db
-        .prepare("SELECT account FROM upstream_keys WHERE id = ? AND state <> 'active' AND NOT EXISTS (SELECT 1 FROM operations WHERE upstream_key_id = ? AND state = 'pending')")
+        .prepare(`SELECT account FROM upstream_keys WHERE id = ? AND state <> 'active' AND NOT EXISTS (SELECT 1 FROM operations WHERE upstream_key_id = ? AND ${NEEDS_ITS_KEY})`)
         .get(id, id) as { account: string } | undefined;
       if (!key) return false;
       this.db.prepare('DELETE FROM upstream_keys WHERE id = ?').run(id);
@@ -243,7 +243,7 @@ export class SqliteConsoleStore implements ConsoleStore {
   }
 
   async pendingOperationsWithKey(id: string): Promise<number> {
-    return (this.db.prepare("SELECT count(*) AS n FROM operations WHERE upstream_key_id = ? AND state = 'pending'").get(id) as { n: number }).n;
+    return (this.db.prepare(`SELECT count(*) AS n FROM operations WHERE upstream_key_id = ? AND ${NEEDS_ITS_KEY}`).get(id) as { n: number }).n;
   }
 
   async recordQuota(quota: UpstreamQuota): Promise<void> {

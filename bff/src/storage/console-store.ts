@@ -178,7 +178,7 @@ export interface ConsoleStore {
   removeUpstreamKey(id: string, now: number): Promise<boolean>;
   /** The accounts of the keys removed from the console, by key id. */
   removedKeyAccounts(): Promise<Map<string, string>>;
-  /** Operations still pending that started with this key (they need it to finish). */
+  /** Operations that started with this key and still need it to finish (NEEDS_ITS_KEY). */
   pendingOperationsWithKey(id: string): Promise<number>;
   recordQuota(quota: UpstreamQuota): Promise<void>;
   quotas(): Promise<UpstreamQuota[]>;
