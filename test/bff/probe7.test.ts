@@ -271,4 +271,21 @@ describe('an operation A started with a key just activated, repeated on B, which
     expect(after.charged.detector - before.charged.detector).toBe(12);
     expect(after.providerRuns.detector - before.providerRuns.detector).toBe(1);
   }, 60_000);
+
+  it("a check on B with the value the upstream retired at the rotation goes through with the new one (B re-reads the keys on the 401)", async () => {
+    const control = upstreamControl(double.url);
+    const two = await admin.rotateTo('two', TEAM_KEYS[2]);
+    await switchedTo(bLogs, two.id);
+    // Right after B's re-read: the team goes back to the environment's key, and the upstream retires value two.
+    const mark = bLogs.lines.length;
+    expect((await admin.post('/upstream-keys/env/activate')).status).toBe(200);
+    await control.changeKeys('team', { remove: [TEAM_KEYS[2]] });
+    expect(bLogs.lines.slice(mark).join('\n')).not.toContain('upstream key in use changed');
+    const before = await control.account('team');
+    const check = await request(b.url, '/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS }, token);
+    // Before: 502 upstream_key_rejected ("an administrator must update the BFF's upstream key") until B's next re-read.
+    expect(check.status, check.raw).toBe(200);
+    expect(check.body.wordsCharged).toBe(12);
+    expect((await control.account('team')).charged.detector - before.charged.detector).toBe(12);
+  }, 60_000);
 });

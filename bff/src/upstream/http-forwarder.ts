@@ -85,7 +85,9 @@ export class HttpForwarder implements Forwarder {
       if (outcome.kind === 'success') return { ok: true, ...outcome };
       if (outcome.kind === 'key_rejected') {
         // Refused while a rotation made another key this operation's (the upstream retired the
-        // old value of the same account): try again at once with the new one.
+        // old value of the same account): try again at once with the new one. Read again first:
+        // this instance may have missed the rotation's notice (it would learn of it at its next poll).
+        await this.options.keys.reload().catch(() => {});
         const next = this.options.keys.keyFor(operation.upstreamKeyId ?? null);
         if (next && next.id !== outcome.keyId) {
           metrics.upstreamRetries.inc({ product: operation.product, reason: 'key_rotated' });
