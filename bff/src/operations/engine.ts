@@ -640,7 +640,12 @@ export class OperationEngine {
    */
   async #partWithKeyInUse(part: OperationRecord): Promise<OperationRecord> {
     if (part.state !== 'failed' || part.wordsCharged > 0 || !this.options.upstreamKeyId) return part;
-    const keyInUse = this.options.upstreamKeyId();
+    let keyInUse: string;
+    try {
+      keyInUse = this.options.upstreamKeyId();
+    } catch {
+      return part; // no key in use (upstream_key_missing): sent as it stands, with its own
+    }
     if (keyInUse === part.upstreamKeyId) return part;
     const reopened = await this.options.ledger.reopenOperation(part.memberId, part.operationId, part.requestBody!, 0, keyInUse);
     if (reopened.status !== 'inserted') return part; // reopened by another request or instance: sent as it stands
