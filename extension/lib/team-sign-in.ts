@@ -154,14 +154,50 @@ export async function finishAuthorization(server: TeamServer, clientId: string, 
 /** A new access token (and the rotated refresh token). */
 export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> {
   const client = { client_id: grant.clientId, token_endpoint_auth_method: 'none' };
+  for (let repeat = 0; ; repeat++) {
+    try {
+      const response = await oauth.refreshTokenGrantRequest(server.as, client, oauth.None(), grant.refreshToken, {
+        additionalParameters: { resource: server.resource },
+        ...options(server.url),
+      });
+      if (await answerLost(response)) throw new RefreshAnswerLost();
+      return toGrant(server, grant.clientId, await oauth.processRefreshTokenResponse(server.as, client, response));
+    } catch (error) {
+      const delay = REFRESH_REPEAT_DELAYS_MS[repeat];
+      // A TypeError: fetch found no answer (refused, cut), or answerLost() below.
+      if (delay === undefined || !(error instanceof TypeError)) throw asSignInError(error, 'Your sign-in could not be renewed');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/**
+ * Waits before each repeat of a refresh whose answer was lost (the connection refused or cut, a
+ * gateway's 502/503/504 for a server that is down). The server may have used the refresh token
+ * and issued a successor this client never saw: it answers a repeat of the same token only
+ * within a short grace (REFRESH_REPEAT_GRACE_MS on the BFF, 60 s), and a later one ends the
+ * grant as a replay. So the repeat is made now, not at the extension's next call.
+ */
+const REFRESH_REPEAT_DELAYS_MS = [500, 2_000];
+
+/** Read as fetch's own TypeError: no answer from the server. */
+class RefreshAnswerLost extends TypeError {}
+
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/** Whether the server's answer was lost: its body cut off, or a gateway's 502/503/504 in its place (no OAuth error in it). */
+async function answerLost(response: Response): Promise<boolean> {
+  let text: string;
   try {
-    const response = await oauth.refreshTokenGrantRequest(server.as, client, oauth.None(), grant.refreshToken, {
-      additionalParameters: { resource: server.resource },
-      ...options(server.url),
-    });
-    return toGrant(server, grant.clientId, await oauth.processRefreshTokenResponse(server.as, client, response));
-  } catch (error) {
-    throw asSignInError(error, 'Your sign-in could not be renewed');
+    text = await response.clone().text();
+  } catch {
+    return true;
+  }
+  if (!GATEWAY_STATUSES.has(response.status)) return false;
+  try {
+    return typeof (JSON.parse(text) as { error?: unknown } | null)?.error !== 'string';
+  } catch {
+    return true;
   }
 }
 
