@@ -167,13 +167,24 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
   const [token, setToken] = useState(storedToken);
   const [note, setNote] = useState<Note>();
   const [test, setTest] = useState<Note>();
+  /** Asking the server, which may take a few seconds when it does not answer (lost answers are asked for again). */
+  const [asking, setAsking] = useState<'save' | 'test'>();
   const origin = location.origin;
   const urlError = serverAddressProblem(url);
   const tokenError = token && !/^rl_[A-Za-z0-9_-]{43}$/.test(token.trim()) ? 'A member token looks like rl_ followed by 43 letters, digits, "-" or "_".' : undefined;
 
   const save = async (event: Event) => {
     event.preventDefault();
-    if (urlError || tokenError) return;
+    if (urlError || tokenError || asking) return;
+    setAsking('save');
+    try {
+      await saveSettings();
+    } finally {
+      setAsking(undefined);
+    }
+  };
+
+  const saveSettings = async () => {
     const address = url.trim().replace(/\/+$/, '');
     // A token the server refuses is not kept: the page would say it is connected with it. An
     // unreachable server does not stop the save (it may not be up yet), and the note says so.
@@ -193,12 +204,21 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
 
   const testConnection = async () => {
     setTest(undefined);
+    setAsking('test');
+    try {
+      setTest(await connectionTest());
+    } finally {
+      setAsking(undefined);
+    }
+  };
+
+  const connectionTest = async (): Promise<Note> => {
     const connection = { url: url.trim().replace(/\/+$/, ''), token: token.trim() || (signedIn?.accessToken ?? '') };
     const result = await getUsage(connection);
-    if (!result.ok) return setTest({ ok: false, text: result.error.message });
+    if (!result.ok) return { ok: false, text: result.error.message };
     const post = await checkOriginAllowed(connection);
-    if (!post.ok) return setTest({ ok: false, text: post.error.message });
-    setTest({ ok: true, text: `Connected as ${result.value.member.name} (${result.value.mode === 'offline' ? 'offline analyzers' : 'analysis service'}).` });
+    if (!post.ok) return { ok: false, text: post.error.message };
+    return { ok: true, text: `Connected as ${result.value.member.name} (${result.value.mode === 'offline' ? 'offline analyzers' : 'analysis service'}).` };
   };
 
   return (
@@ -223,9 +243,14 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
           )}
         </p>
         <p class="row">
-          <button type="button" disabled={!!urlError} onClick={() => void testConnection()}>
+          <button type="button" disabled={!!urlError || !!asking} onClick={() => void testConnection()}>
             Test connection
           </button>
+          {asking === 'test' && (
+            <span class="muted" role="status">
+              Asking the server…
+            </span>
+          )}
           {test && (
             <span class={test.ok ? 'ok' : 'error'} role="status" data-testid="test-result">
               {test.text}
@@ -233,7 +258,12 @@ function Advanced({ settings, token: storedToken, signedIn, onChange }: { settin
           )}
         </p>
         <p class="row">
-          <button type="submit" disabled={!!urlError || !!tokenError}>Save</button>
+          <button type="submit" disabled={!!urlError || !!tokenError || !!asking}>Save</button>
+          {asking === 'save' && (
+            <span class="muted" role="status">
+              Asking the server…
+            </span>
+          )}
           {note && <span class={note.ok ? 'ok' : 'error'} role="status">{note.text}</span>}
         </p>
       </form>

@@ -89,12 +89,14 @@ async function call(connection: BffConnection, path: string, init: RequestInit &
   const { timeoutMs = 200_000, ...request } = init;
   const url = new URL(path, connection.url);
   const headers = { authorization: `Bearer ${connection.token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) };
+  // The repeats share the call's time limit: a check never waits longer than one attempt could.
+  const deadline = Date.now() + timeoutMs;
   let result = await attempt(url, { ...request, headers }, timeoutMs);
   for (const delay of REPEAT_DELAYS_MS) {
     const wait = waitBeforeRepeat(result, delay);
-    if (wait === undefined) break;
+    if (wait === undefined || deadline - Date.now() - wait < 1_000) break;
     await sleep(wait);
-    result = await attempt(url, { ...request, headers }, timeoutMs);
+    result = await attempt(url, { ...request, headers }, deadline - Date.now());
   }
   if (result.kind !== 'answer') {
     return { ok: false, error: { code: 'bff_unreachable', message: `Can't reach your team's Redline server at ${connection.url}. Is it running, and is the address on the options page right?` } };

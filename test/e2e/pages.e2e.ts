@@ -38,7 +38,11 @@ test('options: plain words first, the technical settings under Advanced, which v
   await expect(options.getByTestId('test-result')).toHaveText(/Connected as e2e/);
   await options.getByLabel('Server address').fill('http://127.0.0.1:9');
   await options.getByRole('button', { name: 'Test connection' }).click();
+  // A server that does not answer is asked again for a few seconds: the page says it is asking, and waits.
+  await expect(options.getByText('Asking the server…')).toBeVisible();
+  await expect(options.getByRole('button', { name: 'Test connection' })).toBeDisabled();
   await expect(options.getByTestId('test-result')).toHaveText(/Can't reach your team's Redline server/);
+  await expect(options.getByText('Asking the server…')).toBeHidden();
   await options.getByLabel('Server address').fill(stack.bffUrl);
   // A well-formed token the server does not know is not kept.
   await options.getByLabel('Member token').fill(`rl_${'A'.repeat(43)}`);
