@@ -67,9 +67,9 @@ describe.each(ledgers)('%s', (_name, open) => {
   it('a refresh repeated by its client (the answer lost) rotates again within the grace; the successor it never got then counts as used', async () => {
     await store.saveCode(code('code-lost'));
     await store.exchangeCode('code-lost', grant('g-lost'), { tokenHash: 'l1', grantId: 'g-lost', expiresAt: NOW + 100_000 }, NOW);
-    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-lost', expiresAt: NOW + 100_000 }, NOW)).toMatchObject({ kind: 'rotated' });
+    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-lost', expiresAt: NOW + 100_000 }, NOW)).toMatchObject({ kind: 'rotated', repeated: false });
     // Twice: the answer of the first repeat was lost too.
-    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-lost-again', expiresAt: NOW + 100_000 }, NOW + 1_000)).toMatchObject({ kind: 'rotated', grant: { id: 'g-lost' } });
+    expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-lost-again', expiresAt: NOW + 100_000 }, NOW + 1_000)).toMatchObject({ kind: 'rotated', grant: { id: 'g-lost' }, repeated: true });
     expect(await store.rotateRefreshToken('l1', { tokenHash: 'l1-kept', expiresAt: NOW + 100_000 }, NOW + 2_000)).toMatchObject({ kind: 'rotated', grant: { id: 'g-lost' } });
     expect((await store.grant('g-lost'))!.revokedAt).toBeNull();
     expect(await store.rotateRefreshToken('l1-kept', { tokenHash: 'l1-next', expiresAt: NOW + 100_000 }, NOW + 3_000)).toMatchObject({ kind: 'rotated' });

@@ -354,6 +354,7 @@ describe('tokens', () => {
     const repeated = await client.refresh(tokens.refresh_token!);
     expect(repeated.refresh_token).not.toBe(lost.refresh_token);
     expect(await mcpStatus(repeated.access_token)).toMatchObject({ status: 200 });
+    expect(h.logs.text).toContain('refresh token repeated within its grace');
     // Whoever held the replaced successor (not the client that repeated) gives the grant away.
     const replay = await client.refreshRaw(lost.refresh_token!);
     expect(replay.status).toBe(400);

@@ -168,6 +168,9 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     }
     if (rotation.kind === 'invalid') throw new InvalidGrantError('The refresh token has expired or was revoked; sign in again');
     if (!(await store.activeMember(rotation.grant.memberId))) throw new InvalidGrantError('The member was revoked');
+    if (rotation.repeated) {
+      this.options.logger.info({ clientId: client.client_id, member: rotation.grant.memberId, grant: rotation.grant.id }, 'refresh token repeated within its grace (the answer to its first use was lost); its unused successor was replaced');
+    }
     return this.#tokens(rotation.grant, next);
   }
 

@@ -165,7 +165,7 @@ export class PostgresOAuthStore implements OAuthStore {
       await client.query('UPDATE oauth_refresh_tokens SET used_at = $1 WHERE token_hash = $2', [now, presented === 'rotate-again' ? token.successor_hash : oldHash]);
       await client.query('UPDATE oauth_refresh_tokens SET successor_hash = $1 WHERE token_hash = $2', [next.tokenHash, oldHash]);
       await client.query('INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES ($1, $2, $3)', [next.tokenHash, rows[0].id, next.expiresAt]);
-      return { kind: 'rotated', grant: toGrant(rows[0]) };
+      return { kind: 'rotated', grant: toGrant(rows[0]), repeated: presented === 'rotate-again' };
     });
   }
 

@@ -142,7 +142,7 @@ export class SqliteOAuthStore implements OAuthStore {
       else this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ?').run(now, oldHash);
       this.db.prepare('UPDATE oauth_refresh_tokens SET successor_hash = ? WHERE token_hash = ?').run(next.tokenHash, oldHash);
       this.db.prepare('INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES (?, ?, ?)').run(next.tokenHash, row.id, next.expiresAt);
-      return { kind: 'rotated', grant: toGrant(row) };
+      return { kind: 'rotated', grant: toGrant(row), repeated: presented === 'rotate-again' };
     }).immediate();
   }
 

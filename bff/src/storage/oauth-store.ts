@@ -59,7 +59,8 @@ export interface ActiveGrant extends GrantRecord {
 
 /** What a refresh token rotation found. */
 export type Rotation =
-  | { kind: 'rotated'; grant: GrantRecord }
+  /** `repeated`: its client presented it again within the grace (presentedRefreshToken). */
+  | { kind: 'rotated'; grant: GrantRecord; repeated: boolean }
   /** The token was already used: someone replayed it, so the grant is revoked. */
   | { kind: 'reused'; grant: GrantRecord }
   | { kind: 'invalid' };
