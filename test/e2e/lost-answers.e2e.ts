@@ -1,3 +1,4 @@
+import { productTally } from '../upstream/client.ts';
 import { startFaultRelay, type FaultRelay } from '../fault-relay.ts';
 import { test, expect } from './fixtures.ts';
 import { highlightedTexts, waitForToast } from './page-probes.ts';
@@ -19,18 +20,12 @@ test.afterEach(async ({ stack }) => {
   await relay.close();
 });
 
-const doubleState = async (doubleUrl: string) => {
-  const state = await fetch(`${doubleUrl}/__control/state`).then((response) => response.json());
-  const received = await fetch(`${doubleUrl}/__control/received`).then((response) => response.json());
-  return { charged: state.accounts[0].charged.detector as number, detects: (received as { product: string }[]).filter((entry) => entry.product === 'detector').length };
-};
-
 for (const fault of ['drop-answer', 'gateway-502'] as const) {
   test(`a check whose answer is lost on the way (${fault}) shows its result and is charged once`, async ({ page, stack }) => {
     await page.goto(`${stack.pagesUrl}/plain.html`);
     await page.locator('#editor').click();
     relay.fail('/v1/detect', fault);
-    const before = await doubleState(stack.doubleUrl);
+    const before = await productTally(stack.doubleUrl, 'detector');
 
     await stack.run(page, 'detector');
     await waitForToast(page, /2 sentences labelled AI/);
@@ -40,8 +35,8 @@ for (const fault of ['drop-answer', 'gateway-502'] as const) {
     expect(detects[0]).toBe(fault);
     expect(detects.at(-1)).toBe('pass');
     // One call reached the upstream (the repeat after a dropped answer is the BFF's replay), and it was charged.
-    const after = await doubleState(stack.doubleUrl);
-    expect(after.detects - before.detects).toBe(1);
+    const after = await productTally(stack.doubleUrl, 'detector');
+    expect(after.received - before.received).toBe(1);
     expect(after.charged - before.charged).toBeGreaterThan(0);
   });
 }

@@ -10,6 +10,7 @@ import { runCheck, getUsage, type BffConnection } from '../../extension/lib/bff-
 import type { CheckRequest } from '../../extension/lib/messages.ts';
 import { LogCapture, startHarness, type Harness } from '../bff/harness.ts';
 import { startFaultRelay, type FaultRelay } from '../fault-relay.ts';
+import { productTally } from '../upstream/client.ts';
 
 // The extension's calls to the BFF when the answer is lost on the way (the connection dropped,
 // the body cut off, a gateway answering for a restarting server): repeated with the same
@@ -23,8 +24,8 @@ let relay: FaultRelay;
 let connection: BffConnection;
 let checks = 0;
 
-const detectorCharged = async () => (await harness.control.account('demo')).charged.detector;
-const detectsReceived = async () => (await harness.control.received()).filter((entry: { product: string }) => entry.product === 'detector').length;
+const detectorCharged = async () => (await productTally(harness.double!.url, 'detector')).charged;
+const detectsReceived = async () => (await productTally(harness.double!.url, 'detector')).received;
 const check = (): CheckRequest => ({ type: 'check', product: 'detector', operationId: `fault-check-${process.pid}-${checks++}`, text: TEXT, words: 18, version: 'v3' });
 /** The words the answer says were charged (the detector's own count), checked against the double's account. */
 function wordsOf(result: Awaited<ReturnType<typeof runCheck>>): number {

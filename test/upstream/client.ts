@@ -71,3 +71,10 @@ export function upstreamControl(baseUrl: string) {
     reset: () => send('POST', '/reset'),
   };
 }
+
+/** One product's words charged to an account and the requests for it the double received: taken before and after, the difference says what one call cost. */
+export async function productTally(baseUrl: string, product: Product, accountId = 'demo'): Promise<{ charged: number; received: number }> {
+  const control = upstreamControl(baseUrl);
+  const [account, received] = await Promise.all([control.account(accountId), control.received()]);
+  return { charged: account.charged[product], received: (received as { product: string }[]).filter((entry) => entry.product === product).length };
+}

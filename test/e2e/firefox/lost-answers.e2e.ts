@@ -1,3 +1,4 @@
+import { productTally } from '../../upstream/client.ts';
 import { startFaultRelay, type FaultRelay } from '../../fault-relay.ts';
 import { AI_SENTENCES } from '../pages/text.ts';
 import { highlightedTexts, waitForToast } from '../page-probes.ts';
@@ -17,12 +18,6 @@ test.afterEach(async ({ firefox }) => {
   await relay.close();
 });
 
-const doubleState = async (doubleUrl: string) => {
-  const state = await fetch(`${doubleUrl}/__control/state`).then((response) => response.json());
-  const received = await fetch(`${doubleUrl}/__control/received`).then((response) => response.json());
-  return { charged: state.accounts[0].charged.detector as number, detects: (received as { product: string }[]).filter((entry) => entry.product === 'detector').length };
-};
-
 for (const fault of ['drop-answer', 'cut-body'] as const) {
   test(`Firefox: a check whose answer is lost on the way (${fault}) shows its result and is charged once`, async ({ tab, firefox }) => {
     await tab.goto(`${firefox.pagesUrl}/plain.html`);
@@ -30,7 +25,7 @@ for (const fault of ['drop-answer', 'cut-body'] as const) {
     await tab.waitForSelector('#editor');
     await tab.click('#editor');
     relay.fail('/v1/detect', fault);
-    const before = await doubleState(firefox.doubleUrl);
+    const before = await productTally(firefox.doubleUrl, 'detector');
 
     await firefox.run(tab, 'detector');
     await waitForToast(tab, /2 sentences labelled AI/);
@@ -39,8 +34,8 @@ for (const fault of ['drop-answer', 'cut-body'] as const) {
     const detects = relay.seen.filter((request) => request.path === '/v1/detect').map((request) => request.fault);
     expect(detects[0]).toBe(fault);
     expect(detects.at(-1)).toBe('pass');
-    const after = await doubleState(firefox.doubleUrl);
-    expect(after.detects - before.detects).toBe(1);
+    const after = await productTally(firefox.doubleUrl, 'detector');
+    expect(after.received - before.received).toBe(1);
     expect(after.charged - before.charged).toBeGreaterThan(0);
   });
 }
