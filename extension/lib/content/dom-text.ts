@@ -37,8 +37,17 @@ const BLOCK = /^(P|DIV|LI|UL|OL|H[1-6]|BLOCKQUOTE|PRE|TR|TD|TH|TABLE|SECTION|ART
  * spaces its model does not, and every rewrite of it was refused as one over an embedded item.
  */
 export const SPACER = '[contenteditable="false"]:is([style*="font-size: 0px"], [style*="font-size:0px"], [style*="font-size: 0;"], [style*="font-size:0;"])';
-/** Not text the writer wrote: placeholders and editors' filler nodes. */
-const SKIPPED = `[data-slate-zero-width],[data-slate-placeholder],[aria-hidden="true"],${SPACER},script,style,template`;
+/**
+ * Vditor's instant-rendering mode keeps the markdown source in its DOM and hides its syntax
+ * (`**`, `*`, `#`, a link's brackets and URL) in zero-size markers until the caret is in that
+ * node: read as text, the check and the rewrite got markup the writer never sees (the panel's
+ * "Before" held `**artificial intelligence**` and the link's URL, measured with Vditor 3.11).
+ * Not text, expanded or not (so the text does not change as the caret moves); the code of a
+ * code block is in a marker too (`--pre`), and stays text.
+ */
+const VDITOR_MARKER = '.vditor-ir__marker:not(.vditor-ir__marker--pre)';
+/** Not text the writer wrote: placeholders, editors' filler nodes and hidden markup. */
+const SKIPPED = `[data-slate-zero-width],[data-slate-placeholder],[aria-hidden="true"],${SPACER},${VDITOR_MARKER},script,style,template`;
 const FILLER = /^[\u2060\ufeff]+/;
 /** TinyMCE's caret character after a link's text, where it put the caret. */
 const TRAILING_FILLER = /[\u2060\ufeff]+$/;

@@ -93,6 +93,13 @@ const PAGES: Record<string, string> = {
   'plaintext-only': '<h1>A plaintext-only contenteditable</h1><div id="editor" contenteditable="plaintext-only" style="border: 1px solid #888; padding: 8px; white-space: pre-wrap;"></div>',
   'rtl-field': '<h1>A right-to-left textarea</h1><textarea id="field" dir="rtl" rows="8" cols="70" style="font: 16px/1.5 serif; padding: 8px;"></textarea>',
   'rtl-editor': '<h1>A right-to-left contenteditable</h1><div id="editor" dir="rtl" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  'react-quill-new': '<h1>react-quill-new (Quill 2 in React, controlled)</h1><link rel="stylesheet" href="./quill.snow.css"><div id="app"></div>',
+  'react-md-editor': '<h1>@uiw/react-md-editor (controlled)</h1><link rel="stylesheet" href="./react-md-editor.css"><div id="app"></div>',
+  mdxeditor: '<h1>MDXEditor</h1><link rel="stylesheet" href="./mdxeditor.css"><div id="app" style="border: 1px solid #888;"></div>',
+  vditor: '<h1>Vditor</h1><link rel="stylesheet" href="./vditor/dist/index.css"><div id="editor"></div>',
+  'tinymce-react': '<h1>TinyMCE React component (controlled)</h1><div id="app"></div>',
+  'react-simplemde': '<h1>react-simplemde-editor (EasyMDE in React, controlled)</h1><link rel="stylesheet" href="./easymde.min.css"><div id="app"></div>',
+  novel: '<h1>Novel (Tiptap 2 in React)</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
@@ -177,6 +184,11 @@ export async function buildPages(): Promise<void> {
   cpSync(resolve('simditor/styles/simditor.css'), path.join(PAGES_DIR, 'simditor.css'));
   cpSync(resolve('froala-editor/css/froala_editor.pkgd.min.css'), path.join(PAGES_DIR, 'froala_editor.pkgd.min.css'));
   cpSync(resolve('quill/dist/quill.snow.css'), path.join(PAGES_DIR, 'quill.snow.css'));
+  cpSync(resolve('@uiw/react-md-editor/markdown-editor.css'), path.join(PAGES_DIR, 'react-md-editor.css'));
+  cpSync(resolve('@mdxeditor/editor/style.css'), path.join(PAGES_DIR, 'mdxeditor.css'));
+  // Vditor loads Lute, its language and its icons from its `cdn` option's folder (pages/vditor.ts).
+  const vditor = path.dirname(resolve('vditor/package.json'));
+  for (const part of ['index.css', 'js/lute', 'js/i18n', 'js/icons', 'css']) cpSync(path.join(vditor, 'dist', part), path.join(PAGES_DIR, 'vditor', 'dist', part), { recursive: true });
   cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.js'), path.join(PAGES_DIR, 'content-tools.js'));
   cpSync(path.join(path.dirname(resolve('ContentTools/package.json')), 'build', 'content-tools.min.css'), path.join(PAGES_DIR, 'content-tools.min.css'));
   for (const [name, body] of Object.entries(PAGES)) writePage(name, body, name);

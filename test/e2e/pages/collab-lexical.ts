@@ -60,6 +60,8 @@ writer.update(
 Y.applyUpdate(coauthorDoc, Y.encodeStateAsUpdate(writerDoc), 'network');
 
 const textOf = (editor: LexicalEditor) => editor.getEditorState().read(() => $getRoot().getTextContent());
+// The app switches the writer's editor to read-only (a locked document) and back.
+Object.assign(window, { refuseEdits: () => writer.setEditable(false), allowEdits: () => writer.setEditable(true) });
 exposeCoauthor({
   writerDoc,
   editorText: () => textOf(writer),

@@ -24,6 +24,8 @@ let caret = 0;
 coauthor.on('text-change', (delta, _old, source) => {
   if (source !== 'user') caret = delta.transformPosition(caret, true);
 });
+// The app switches the writer's editor to read-only (a locked document) and back.
+Object.assign(window, { refuseEdits: () => writer.disable(), allowEdits: () => writer.enable() });
 exposeCoauthor({
   writerDoc,
   editorText: () => writer.getText(),

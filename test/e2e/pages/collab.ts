@@ -26,6 +26,9 @@ const coauthor = viewOf(coauthorDoc, document.createElement('div'));
 
 const textOf = (view: EditorView) => view.state.doc.textBetween(0, view.state.doc.content.size, '\n');
 let typed = 0;
+// The app switches the writer's editor to read-only (a locked document) and back, as Tiptap's `setEditable` does.
+const setEditable = (editable: boolean) => writer.setProps({ editable: () => editable });
+Object.assign(window, { refuseEdits: () => setEditable(false), allowEdits: () => setEditable(true) });
 exposeCoauthor({
   writerDoc,
   editorText: () => textOf(writer),

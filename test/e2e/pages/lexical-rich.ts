@@ -31,4 +31,7 @@ editor.update(
 Object.assign(window, {
   editorText: () => editor.getEditorState().read(() => $getRoot().getTextContent()),
   editorJson: () => JSON.stringify(editor.getEditorState().toJSON()),
+  // The app switches the editor to read-only (a locked document) and back.
+  refuseEdits: () => editor.setEditable(false),
+  allowEdits: () => editor.setEditable(true),
 });
