@@ -3,6 +3,8 @@ import { test, expect, type Stack } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { highlightedTexts, overlayMarks, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, FORMATTED_TEXT } from './pages/text.ts';
+import { expectUndoAsTheNoteSays } from './undo-probes.ts';
+import { acceptEdited } from './formatted-page.ts';
 
 // A sixth outside probe (2026-12-02): editors of React apps the other probes left out, each read
 // back from what the app holds (the component's `onChange` state, the editor's model or markdown),
@@ -130,6 +132,21 @@ for (const editor of EDITORS) {
   });
 }
 
+for (const editor of EDITORS) {
+  test(`${editor.name}: Accept all goes into the app's value, and undo takes it back in as many steps as the panel says`, async ({ page, stack }) => {
+    const before = await open(page, stack, editor);
+    const panel = await humanize(page, stack, editor);
+    await panel.getByRole('button', { name: 'Accept all (2)' }).click();
+    await expect(panel.getByTestId('decision').or(panel.getByTestId('apply-problem'))).toHaveCount(2, { timeout: 30_000 });
+    console.log(`${editor.name} (Accept all): ${JSON.stringify(await panel.getByTestId('suggestions').innerText())}`);
+    await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']);
+    await expect.poll(() => modelText(page), { timeout: 3000 }).toBe(before.replace(ORIGINAL, SUGGESTION).replace(SECOND_ORIGINAL, SECOND_SUGGESTION));
+    await page.waitForTimeout(editor.undoDelayMs ?? 0);
+    await expectUndoAsTheNoteSays(page, frameOf(page, editor), editor.root, panel, before, modelText);
+    await panel.close();
+  });
+}
+
 interface Lockable extends Editor {
   /** Ctrl+Z takes the accept back (the collaborative pages register no undo history). */
   undo: boolean;
@@ -228,14 +245,66 @@ for (const editor of FORMATTED) {
     await page.locator(editor.root).focus();
     await page.waitForTimeout(editor.undoDelayMs ?? 0);
     let presses = 0;
-    while ((await modelText(page)) !== before && presses < 8) {
+    // The app's value follows the editor a render later (a busy machine: more than 150 ms): each
+    // step is given time to bring the text back before the next, which would undo the loaded document.
+    const restored = () => expect.poll(() => modelText(page), { timeout: 1500 }).toBe(before).then(() => true, () => false);
+    while (presses < 8 && !(presses > 0 && (await restored()))) {
       await page.keyboard.press('Control+z');
       presses++;
-      await page.waitForTimeout(150 + (editor.undoDelayMs ?? 0));
+      await page.waitForTimeout(editor.undoDelayMs ?? 0);
     }
     console.log(`${editor.name}: ${presses} undo steps; value back exactly: ${(await rawValue(page)) === rawBefore}`);
     expect(await modelText(page)).toBe(before);
     expect(await rawValue(page)).toMatch(LINKED);
+    await panel.close();
+  });
+}
+
+// An edited suggestion whose changed words run out of a bold run (Vditor's instant rendering hides
+// the run's `**` in markers that are not text): the accept must not leave half of the markup.
+const STRADDLING = SENTENCES[0]!.replace('intelligence plays a crucial role in', 'minds shape');
+for (const editor of FORMATTED.filter((candidate) => candidate.page !== 'react-quill-new')) {
+  test(`${editor.name} (formatted): an edited suggestion whose change runs out of a bold run leaves balanced markup, or nothing changed`, async ({ page, stack }) => {
+    // Vditor (both modes, 3.11.2, 2026-12-02), not fixed: the browser writes "minds shape " (its
+    // trailing space too: a part takes in the space after it) inside the bold run (instant
+    // rendering: over the hidden closing `**` marker, which goes). Vditor reads the paragraph
+    // back as markdown, `**artificial minds shape **`, which is no bold: the asterisks show as
+    // text. The panel rightly says the editor changed the text differently, but its rollback
+    // leaves "artificial intelligence plays a crucial role in[fostering innovation](…)": the bold
+    // and the space before the link are gone, and the writer's Ctrl+Z, as the panel advises,
+    // takes three presses, through "minds shape[fostering" and the literal `**`, to the original.
+    test.fail(editor.page === 'vditor', 'Vditor: a change out of a bold run is refused and leaves the paragraph changed, three undo steps from the original');
+    await page.goto(`${stack.pagesUrl}/${editor.page}.html${editor.query}`);
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
+    await expect.poll(() => modelText(page)).toContain(SENTENCES[0]);
+    await page.locator(editor.root).focus();
+    const before = await modelText(page);
+    const rawBefore = await rawValue(page);
+    await stack.configure({ defaultModel: 'huma_v2' });
+    await stack.run(page, 'humanizer');
+    await waitForToast(page, /rewrite is ready: 2 suggestions/);
+    const panel = await stack.openSidePanel(page);
+    const said = await acceptEdited(panel, 0, STRADDLING);
+    await page.waitForTimeout(1000);
+    const raw = await rawValue(page);
+    const item = await panel.getByTestId('suggestions').locator(':scope > li').first().innerText();
+    console.log(`${editor.name} (straddling): ${said}; panel: ${JSON.stringify(item)}; value: ${JSON.stringify(raw)}`);
+    if (said === 'accepted') {
+      expect(await modelText(page)).toBe(before.replace(SENTENCES[0]!, STRADDLING));
+      // Every `**` opens and closes a run: none is left alone, to be shown as text.
+      expect((raw.match(/\*\*/g) ?? []).length % 2).toBe(0);
+      expect(raw).not.toMatch(/\*\*\w[^*]*\s\*\*/);
+    } else if (item.includes('Use its undo')) {
+      // The panel owns up to a change it could not put back: the editor's undo, as it says, brings the value back.
+      await page.bringToFront();
+      await page.locator(editor.root).focus();
+      await page.waitForTimeout(editor.undoDelayMs ?? 0);
+      await page.keyboard.press('Control+z');
+      await expect.poll(() => rawValue(page), { timeout: 3000 }).toBe(rawBefore);
+    } else {
+      expect(await modelText(page)).toBe(before);
+      expect(raw).toBe(rawBefore);
+    }
     await panel.close();
   });
 }
