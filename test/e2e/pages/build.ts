@@ -119,6 +119,33 @@ const simditorModule: Plugin = {
   },
 };
 
+/**
+ * MDXEditor pins Lexical 0.48 while the other pages use 0.52: npm nests its copies under
+ * `@mdxeditor/editor` and under the 0.48 `@lexical/*` packages it hoists, so a plain bundle
+ * holds two Lexicals and the editor never mounts. Every Lexical import made from MDXEditor's
+ * side resolves from MDXEditor's own folder, as a project with only MDXEditor would have it.
+ */
+const mdxeditorLexical: Plugin = {
+  name: 'mdxeditor-lexical',
+  setup(build) {
+    const mdxeditorDir = path.dirname(createRequire(import.meta.url).resolve('@mdxeditor/editor/package.json'));
+    const versions = new Map<string, string>();
+    const versionOf = (packageDir: string) => {
+      if (!versions.has(packageDir)) versions.set(packageDir, JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version);
+      return versions.get(packageDir)!;
+    };
+    const onMdxeditorSide = (importer: string) => {
+      if (importer.includes(`${path.sep}@mdxeditor${path.sep}`)) return true;
+      const lexicalPackage = /^(.*[\\/]node_modules[\\/](?:@lexical[\\/][^\\/]+|lexical))[\\/]/.exec(importer)?.[1];
+      return lexicalPackage !== undefined && versionOf(lexicalPackage).startsWith('0.48.');
+    };
+    build.onResolve({ filter: /^(lexical|@lexical\/)/ }, async (args) => {
+      if (args.pluginData === 'mdxeditor-lexical' || !onMdxeditorSide(args.importer)) return undefined;
+      return build.resolve(args.path, { resolveDir: mdxeditorDir, kind: args.kind, pluginData: 'mdxeditor-lexical' });
+    });
+  },
+};
+
 /** Svelte components (`.svelte`) compiled by Svelte's own compiler, as its bundler plugins do. */
 const svelteComponents: Plugin = {
   name: 'svelte',
@@ -151,7 +178,7 @@ export async function buildPages(): Promise<void> {
     // Draft.js (through fbjs) still reads Node's `global`.
     // Vue's bundler build (its template compiler included) reads its feature flags from the bundler.
     define: { global: 'globalThis', __VUE_OPTIONS_API__: 'true', __VUE_PROD_DEVTOOLS__: 'false', __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false' },
-    plugins: [simditorModule, svelteComponents],
+    plugins: [simditorModule, svelteComponents, mdxeditorLexical],
   });
   // TinyMCE self-hosted: its skin and content CSS from the npm package.
   const tinymce = path.dirname(createRequire(import.meta.url).resolve('tinymce/package.json'));

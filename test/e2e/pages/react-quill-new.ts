@@ -29,6 +29,16 @@ function App() {
 }
 
 createRoot(document.querySelector('#app')!).render(createElement(App));
+// The document loaded is where the writer's undo history starts, as apps that open a saved
+// document make it: without this, Quill's history holds the load, and one Ctrl+Z too many
+// empties the editor.
+const clearHistoryOnceLoaded = () => {
+  const editor = quill.current?.getEditor();
+  if (!editor || editor.getText().trim() === '') return void setTimeout(clearHistoryOnceLoaded, 50);
+  editor.history.clear();
+  Object.assign(window, { historyCleared: true });
+};
+clearHistoryOnceLoaded();
 
 /** The state's HTML as text, one line per paragraph, as Quill's `getText()` writes it. */
 function stateText(): string {

@@ -1,6 +1,6 @@
-import { createElement, useState } from 'react';
+import { createElement, useState, type FunctionComponent } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Editor } from '@tinymce/tinymce-react';
+import { Editor, type IAllProps } from '@tinymce/tinymce-react';
 import tinymce from 'tinymce';
 import 'tinymce/models/dom';
 import 'tinymce/themes/silver';
@@ -21,7 +21,8 @@ function App() {
   const [locked, lock] = useState(false);
   setLocked = lock;
   html = value;
-  return createElement(Editor, {
+  // Its class's propTypes typing and @types/react's disagree on prop-types versions; the props are the documented ones.
+  return createElement(Editor as unknown as FunctionComponent<IAllProps>, {
     licenseKey: 'gpl',
     value,
     onEditorChange: (next: string) => setValue(next),
