@@ -34,50 +34,81 @@ async function switchedTo(logs: LogCapture, id: string, fromLine = 0): Promise<n
   throw new Error(`the instance never switched to ${id}`);
 }
 
+/** Two BFF instances on one PostgreSQL schema, the upstream double, and an administrator's console session on A. */
+interface TwoInstances {
+  double: RunningUpstreamDouble;
+  a: RunningBff;
+  b: RunningBff;
+  aLogs: LogCapture;
+  bLogs: LogCapture;
+  admin: ConsoleClient;
+  token: string;
+  close(): Promise<void>;
+}
+
+/**
+ * B's listening connections go nowhere: it hears of key changes only from its 5-second re-read
+ * (a missed notice). Requests have `env`'s deadlines.
+ */
+async function startTwoInstances(name: string, accounts: AccountConfig[], adminName: string, env: Record<string, string> = {}): Promise<TwoInstances> {
+  const schema = `probe7_${name}_${process.pid}`;
+  const folder = mkdtempSync(path.join(tmpdir(), `redline-probe7-${name}-`));
+  const double = await startUpstreamDouble({ testMode: true, accounts });
+  const shared = {
+    BFF_PORT: '0',
+    BFF_DATA_DIR: folder,
+    BFF_DATABASE_URL: POSTGRES_URL,
+    BFF_DATABASE_SCHEMA: schema,
+    UPSTREAM_BASE_URL: double.url,
+    UPSTREAM_API_KEY: TEAM_KEYS[0],
+    BFF_SECRET_KEY: SECRET,
+    BFF_MEMBER_RATE_LIMIT: '100000',
+    BFF_RESUME_INTERVAL_SECONDS: '3600',
+    ...FAST_RETRIES,
+    ...env,
+  };
+  const aLogs = new LogCapture();
+  const bLogs = new LogCapture();
+  const a = await startBff(loadConfig(shared), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: aLogs });
+  const deaf = new URL(POSTGRES_URL);
+  deaf.port = '1';
+  const b = await startBff(loadConfig({ ...shared, BFF_DATABASE_URL: deaf.href }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: bLogs });
+  const { token, member } = await createMember(a.ledger, adminName);
+  await (await a.ledger.consoleStore()).setRole(member.id, 'admin');
+  const admin = await ConsoleClient.signIn(a.url, token);
+  return {
+    double,
+    a,
+    b,
+    aLogs,
+    bLogs,
+    admin,
+    token,
+    async close() {
+      await a.stop().catch(() => {});
+      await b.stop().catch(() => {});
+      await double.close();
+      rmSync(folder, { recursive: true, force: true });
+      await dropSchema(schema);
+    },
+  };
+}
+
 describe('a key removed on A while B, which missed the change notice, starts an operation with it', () => {
-  const schema = `probe7_keys_${process.pid}`;
-  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe7-keys-'));
   let double: RunningUpstreamDouble;
   let a: RunningBff;
   let b: RunningBff;
-  const aLogs = new LogCapture();
-  const bLogs = new LogCapture();
+  let aLogs: LogCapture;
+  let bLogs: LogCapture;
   let admin: ConsoleClient;
   let token: string;
+  let instances: TwoInstances | undefined;
 
   beforeAll(async () => {
-    double = await startUpstreamDouble({ testMode: true, accounts: ACCOUNTS });
-    const env = {
-      BFF_PORT: '0',
-      BFF_DATA_DIR: folder,
-      BFF_DATABASE_URL: POSTGRES_URL,
-      BFF_DATABASE_SCHEMA: schema,
-      UPSTREAM_BASE_URL: double.url,
-      UPSTREAM_API_KEY: TEAM_KEYS[0],
-      BFF_SECRET_KEY: SECRET,
-      BFF_MEMBER_RATE_LIMIT: '100000',
-      BFF_RESUME_INTERVAL_SECONDS: '3600',
-      ...FAST_RETRIES,
-      BFF_REQUEST_DEADLINE_MS: '2000',
-      BFF_ATTEMPT_TIMEOUT_MS: '800',
-    };
-    a = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: aLogs });
-    // B's listening connections go nowhere: it hears of key changes only from its 5-second re-read (a missed notice).
-    const deaf = new URL(POSTGRES_URL);
-    deaf.port = '1';
-    b = await startBff(loadConfig({ ...env, BFF_DATABASE_URL: deaf.href }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: bLogs });
-    const member = await createMember(a.ledger, 'key-admin');
-    token = member.token;
-    await (await a.ledger.consoleStore()).setRole(member.member.id, 'admin');
-    admin = await ConsoleClient.signIn(a.url, token);
+    instances = await startTwoInstances('keys', ACCOUNTS, 'key-admin', { BFF_REQUEST_DEADLINE_MS: '2000', BFF_ATTEMPT_TIMEOUT_MS: '800' });
+    ({ double, a, b, aLogs, bLogs, admin, token } = instances);
   });
-  afterAll(async () => {
-    await a?.stop().catch(() => {});
-    await b?.stop().catch(() => {});
-    await double?.close();
-    rmSync(folder, { recursive: true, force: true });
-    await dropSchema(schema);
-  });
+  afterAll(() => instances?.close());
 
   it('the operation B left pending with the removed key is fetched with the active key of the same account, charged once', async () => {
     const control = upstreamControl(double.url);
@@ -206,46 +237,20 @@ describe('a document failed part-way for quota, repeated after the team moved to
 });
 
 describe('an operation A started with a key just activated, repeated on B, which missed the activation notice', () => {
-  const schema = `probe7_failover_${process.pid}`;
-  const folder = mkdtempSync(path.join(tmpdir(), 'redline-probe7-failover-'));
   const NEW_KEY = 'team-key-new-00004';
   let double: RunningUpstreamDouble;
   let a: RunningBff;
   let b: RunningBff;
-  const bLogs = new LogCapture();
+  let bLogs: LogCapture;
   let admin: ConsoleClient;
   let token: string;
+  let instances: TwoInstances | undefined;
 
   beforeAll(async () => {
-    double = await startUpstreamDouble({ testMode: true, accounts: [{ id: 'team', keys: [...TEAM_KEYS, NEW_KEY], balances: { ...ALL_PRODUCTS } }] });
-    const env = {
-      BFF_PORT: '0',
-      BFF_DATA_DIR: folder,
-      BFF_DATABASE_URL: POSTGRES_URL,
-      BFF_DATABASE_SCHEMA: schema,
-      UPSTREAM_BASE_URL: double.url,
-      UPSTREAM_API_KEY: TEAM_KEYS[0],
-      BFF_SECRET_KEY: SECRET,
-      BFF_MEMBER_RATE_LIMIT: '100000',
-      BFF_RESUME_INTERVAL_SECONDS: '3600',
-      ...FAST_RETRIES,
-    };
-    a = await startBff(loadConfig(env), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: new LogCapture() });
-    const deaf = new URL(POSTGRES_URL);
-    deaf.port = '1';
-    b = await startBff(loadConfig({ ...env, BFF_DATABASE_URL: deaf.href }), { ledger: await PostgresLedger.open(POSTGRES_URL, schema), logDestination: bLogs });
-    const member = await createMember(a.ledger, 'failover-admin');
-    token = member.token;
-    await (await a.ledger.consoleStore()).setRole(member.member.id, 'admin');
-    admin = await ConsoleClient.signIn(a.url, token);
+    instances = await startTwoInstances('failover', [{ id: 'team', keys: [...TEAM_KEYS, NEW_KEY], balances: { ...ALL_PRODUCTS } }], 'failover-admin');
+    ({ double, a, b, bLogs, admin, token } = instances);
   });
-  afterAll(async () => {
-    await a?.stop().catch(() => {});
-    await b?.stop().catch(() => {});
-    await double?.close();
-    rmSync(folder, { recursive: true, force: true });
-    await dropSchema(schema);
-  });
+  afterAll(() => instances?.close());
 
   it('B fetches it (the same account) instead of refusing it as started with a removed key and holding it', async () => {
     const control = upstreamControl(double.url);
