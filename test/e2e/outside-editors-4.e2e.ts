@@ -1,5 +1,6 @@
 import type { Frame, Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
+import { TYPED, modelText } from './outside-probe.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { highlightedTexts, overlayMarks, rawModel, nbsp, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, FORMATTED_TEXT, PAGE_TEXT } from './pages/text.ts';
@@ -55,9 +56,6 @@ const SECOND_PARAGRAPH = 'A second paragraph, written by me on a Tuesday.';
 const REWRITE = splitSentences(rewriteOffline(`${PAGE_TEXT}\n\n${SECOND_PARAGRAPH}`, 'cognia').humanized_text).map((sentence) => sentence.text);
 const SUGGESTION = REWRITE[0]!;
 const SECOND_SUGGESTION = REWRITE[2]!;
-const TYPED = ' Typed by me.';
-
-const modelText = (page: Page): Promise<string> => page.evaluate(() => (window as unknown as { editorText(): string }).editorText().replace(/\u00a0/g, ' '));
 
 /** The editor's value as the page's code sees it: for a field that commits on leaving, after the writer leaves it. */
 async function committed(page: Page, editor: Editor): Promise<string> {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, type Stack } from './fixtures.ts';
-import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
+import { ORIGINAL, SECOND_ORIGINAL, SUGGESTION, SECOND_SUGGESTION, TYPED, accept, modelText } from './outside-probe.ts';
 import { highlightedTexts, overlayMarks, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES } from './pages/text.ts';
 
@@ -13,14 +13,6 @@ import { AI_SENTENCES } from './pages/text.ts';
 // textarea's `readOnly`, a contenteditable set to "false"): the panel must not say Accepted and the
 // text must stay as it was; once the editor is editable again the accept lands. Values are read
 // from each editor's own model (`editorText()` of its page), never only its DOM.
-
-const [ORIGINAL, SECOND_ORIGINAL] = [AI_SENTENCES[0]!, AI_SENTENCES[1]!];
-/** The double rewrites each AI sentence alone as the shared humanizer does (cognia). */
-const rewriteOf = (sentence: string) => splitSentences(rewriteOffline(sentence, 'cognia').humanized_text)[0]!.text;
-const [SUGGESTION, SECOND_SUGGESTION] = [rewriteOf(ORIGINAL), rewriteOf(SECOND_ORIGINAL)];
-const TYPED = ' Typed by me.';
-
-const modelText = (page: Page): Promise<string> => page.evaluate(() => (window as unknown as { editorText(): string }).editorText().replace(/\u00a0/g, ' '));
 
 interface Editor {
   name: string;
@@ -43,14 +35,6 @@ async function humanize(page: Page, stack: Stack): Promise<Page> {
   await stack.run(page, 'humanizer');
   await waitForToast(page, /rewrite is ready/);
   return stack.openSidePanel(page);
-}
-
-/** Accepts suggestion `position` and waits for the panel's word on it: 'Accepted', or what it says went wrong. */
-async function accept(panel: Page, position: number): Promise<string> {
-  const item = panel.getByTestId('suggestions').locator('li.suggestion').nth(position);
-  await item.getByRole('button', { name: 'Accept', exact: true }).click();
-  await expect(item.getByTestId('decision').or(item.getByTestId('apply-problem'))).toBeVisible({ timeout: 20_000 });
-  return (await item.getByTestId('decision').count()) ? item.getByTestId('decision').innerText() : `not applied: ${await item.getByTestId('apply-problem').innerText()}`;
 }
 
 const SHAPED: Editor[] = [

@@ -1,6 +1,7 @@
 import type { Frame, Page } from '@playwright/test';
-import { test, expect, type Stack } from './fixtures.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
+import { test, expect, type Stack } from './fixtures.ts';
+import { ORIGINAL, SECOND_ORIGINAL, SUGGESTION, SECOND_SUGGESTION, TYPED, accept, modelText } from './outside-probe.ts';
 import { highlightedTexts, overlayMarks, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, FORMATTED_TEXT } from './pages/text.ts';
 import { expectUndoAsTheNoteSays } from './undo-probes.ts';
@@ -13,14 +14,6 @@ import { acceptEdited } from './formatted-page.ts';
 // React). And editors the page makes read-only between the rewrite and the accept that the fifth
 // probe left out: Lexical as a rich-text editor, and the collaborative pages (ProseMirror,
 // CodeMirror 6, Quill and Lexical bound to Yjs): the panel must say read-only and change nothing.
-
-const [ORIGINAL, SECOND_ORIGINAL] = [AI_SENTENCES[0]!, AI_SENTENCES[1]!];
-/** The double rewrites each AI sentence alone as the shared humanizer does (cognia). */
-const rewriteOf = (sentence: string) => splitSentences(rewriteOffline(sentence, 'cognia').humanized_text)[0]!.text;
-const [SUGGESTION, SECOND_SUGGESTION] = [rewriteOf(ORIGINAL), rewriteOf(SECOND_ORIGINAL)];
-const TYPED = ' Typed by me.';
-
-const modelText = (page: Page): Promise<string> => page.evaluate(() => (window as unknown as { editorText(): string }).editorText().replace(/\u00a0/g, ' '));
 
 interface Editor {
   name: string;
@@ -48,10 +41,11 @@ interface Editor {
 /** The frame that holds the editor's root: the page's, or its one child frame. */
 const frameOf = (page: Page, editor: Editor): Frame => (editor.framed ? page.frames().find((frame) => frame !== page.mainFrame())! : page.mainFrame());
 
-async function open(page: Page, stack: Stack, editor: Editor): Promise<string> {
+/** Opens the editor's page once its value holds `sentence`, focuses the editor and returns the value. */
+async function open(page: Page, stack: Stack, editor: Editor, sentence = ORIGINAL): Promise<string> {
   await page.goto(`${stack.pagesUrl}/${editor.page}.html${editor.query ?? ''}`);
   await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
-  await expect.poll(() => modelText(page)).toContain(ORIGINAL);
+  await expect.poll(() => modelText(page)).toContain(sentence);
   await expect.poll(() => frameOf(page, editor)?.locator(editor.root).count() ?? 0).toBe(1);
   await frameOf(page, editor).locator(editor.root).focus();
   return modelText(page);
@@ -68,14 +62,6 @@ async function humanize(page: Page, stack: Stack, editor: Editor): Promise<Page>
   await stack.run(page, 'humanizer');
   await waitForToast(frameOf(page, editor), /rewrite is ready/);
   return stack.openSidePanel(page);
-}
-
-/** Accepts suggestion `position` and waits for the panel's word on it: 'Accepted', or what it says went wrong. */
-async function accept(panel: Page, position: number): Promise<string> {
-  const item = panel.getByTestId('suggestions').locator('li.suggestion').nth(position);
-  await item.getByRole('button', { name: 'Accept', exact: true }).click();
-  await expect(item.getByTestId('decision').or(item.getByTestId('apply-problem'))).toBeVisible({ timeout: 20_000 });
-  return (await item.getByTestId('decision').count()) ? item.getByTestId('decision').innerText() : `not applied: ${await item.getByTestId('apply-problem').innerText()}`;
 }
 
 /** `text` with `typed` put in where the writer's Ctrl+End left the caret. */
@@ -214,11 +200,7 @@ const FORMATTED: Editor[] = [
 
 for (const editor of FORMATTED) {
   test(`${editor.name} (formatted): Accept all keeps the link and bold words in the app's value, undo brings the text back`, async ({ page, stack }) => {
-    await page.goto(`${stack.pagesUrl}/${editor.page}.html${editor.query}`);
-    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
-    await expect.poll(() => modelText(page)).toContain(SENTENCES[0]);
-    await page.locator(editor.root).focus();
-    const before = await modelText(page);
+    const before = await open(page, stack, editor, SENTENCES[0]);
     const rawBefore = await rawValue(page);
     expect(rawBefore).toMatch(LINKED);
     await stack.configure({ defaultModel: 'huma_v2' });
@@ -274,11 +256,7 @@ for (const editor of FORMATTED.filter((candidate) => candidate.page !== 'react-q
     // and the space before the link are gone, and the writer's Ctrl+Z, as the panel advises,
     // takes three presses, through "minds shape[fostering" and the literal `**`, to the original.
     test.fail(editor.page === 'vditor', 'Vditor: a change out of a bold run is refused and leaves the paragraph changed, three undo steps from the original');
-    await page.goto(`${stack.pagesUrl}/${editor.page}.html${editor.query}`);
-    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { editorText?: unknown }).editorText)).toBe('function');
-    await expect.poll(() => modelText(page)).toContain(SENTENCES[0]);
-    await page.locator(editor.root).focus();
-    const before = await modelText(page);
+    const before = await open(page, stack, editor, SENTENCES[0]);
     const rawBefore = await rawValue(page);
     await stack.configure({ defaultModel: 'huma_v2' });
     await stack.run(page, 'humanizer');

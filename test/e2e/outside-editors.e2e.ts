@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
+import { TYPED, modelText } from './outside-probe.ts';
 import { humanize as rewriteOffline, splitSentences } from '@redline/shared/analysis';
 import { highlightedTexts, overlayMarks, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, PAGE_TEXT } from './pages/text.ts';
@@ -44,9 +44,6 @@ const SECOND_PARAGRAPH = 'A second paragraph, written by me on a Tuesday.';
 const REWRITE = splitSentences(rewriteOffline(`${PAGE_TEXT}\n\n${SECOND_PARAGRAPH}`, 'cognia').humanized_text).map((sentence) => sentence.text);
 const SUGGESTION = REWRITE[0]!;
 const SECOND_SUGGESTION = REWRITE[2]!;
-const TYPED = ' Typed by me.';
-
-const modelText = (page: Page): Promise<string> => page.evaluate(() => (window as unknown as { editorText(): string }).editorText().replace(/\u00a0/g, ' '));
 
 for (const editor of EDITORS) {
   test(`${editor.name}: check, highlights, accept in its own value, Ctrl+Z right after it, another accept and typing after it`, async ({ page, stack }) => {
