@@ -2,11 +2,13 @@ import {
   BFF_PATHS,
   BffDetectResponse,
   BffErrorBody,
+  type BffError,
   BffHumanizeResponse,
   BffPlagiarismResponse,
   BffUsageResponse,
   type Product,
 } from '@redline/shared';
+import { GATEWAY_STATUSES, REPEAT_DELAYS_MS } from './lost-answers.ts';
 import type { CheckError, CheckRequest } from './messages.ts';
 
 /** Talks to the BFF. Runs only in the background and extension pages, never in a content script. */
@@ -27,21 +29,10 @@ export interface BffConnection {
   problem?: string;
 }
 
-/**
- * Waits before each repeat of a call whose answer was lost on the way (the connection dropped
- * or was refused, the body was cut off, a gateway answered for a server that is down) or that
- * the BFF refused because it is restarting. Repeating is safe: a check carries its operation
- * id, which the BFF runs and charges once however often it is sent; the other calls charge
- * nothing.
- */
-const REPEAT_DELAYS_MS = [500, 2_000];
 /** How long a restarting BFF's own Retry-After is waited for at most, each time. */
 const RESTART_WAIT_CAP_MS = 5_000;
 
-/** A gateway's answer while the server behind it is down or restarting (the BFF's own errors explain themselves). */
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
-
-type Attempt = { kind: 'answer'; status: number; body: unknown } | { kind: 'lost' } | { kind: 'timed-out' };
+type Attempt = { kind: 'answer'; status: number; body: unknown; error?: BffError } | { kind: 'lost' } | { kind: 'timed-out' };
 
 async function attempt(url: URL, init: RequestInit, timeoutMs: number): Promise<Attempt> {
   let response: Response;
@@ -57,17 +48,17 @@ async function attempt(url: URL, init: RequestInit, timeoutMs: number): Promise<
     return isTimeout(error) ? { kind: 'timed-out' } : { kind: 'lost' };
   }
   const body = parseJson(text);
-  if (GATEWAY_STATUSES.has(response.status) && !BffErrorBody.safeParse(body).success) return { kind: 'lost' };
-  return { kind: 'answer', status: response.status, body };
+  if (response.ok) return { kind: 'answer', status: response.status, body };
+  const explained = BffErrorBody.safeParse(body);
+  if (!explained.success && GATEWAY_STATUSES.has(response.status)) return { kind: 'lost' };
+  return { kind: 'answer', status: response.status, body, ...(explained.success ? { error: explained.data.error } : {}) };
 }
 
 /** How long to wait before repeating this attempt; undefined when its answer stands. */
 function waitBeforeRepeat(result: Attempt, delay: number): number | undefined {
   if (result.kind === 'lost') return delay;
-  if (result.kind !== 'answer') return undefined;
-  const error = BffErrorBody.safeParse(result.body);
-  if (!error.success || error.data.error.code !== 'shutting_down') return undefined;
-  return Math.max(delay, Math.min((error.data.error.retryAfterSeconds ?? 0) * 1_000, RESTART_WAIT_CAP_MS));
+  if (result.kind !== 'answer' || result.error?.code !== 'shutting_down') return undefined;
+  return Math.max(delay, Math.min((result.error.retryAfterSeconds ?? 0) * 1_000, RESTART_WAIT_CAP_MS));
 }
 
 const isTimeout = (error: unknown) => error instanceof DOMException && error.name === 'TimeoutError';
@@ -82,6 +73,11 @@ function parseJson(text: string): unknown {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * One call to the BFF, repeated (REPEAT_DELAYS_MS) when its answer was lost or the BFF refused it
+ * because it is restarting. Repeating is safe: a check carries its operation id, which the BFF
+ * runs and charges once however often it is sent; the other calls charge nothing.
+ */
 async function call(connection: BffConnection, path: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<BffResult<unknown>> {
   if (!connection.token) {
     return { ok: false, error: { code: 'not_configured', message: connection.problem ?? "Sign in to your team's Redline server on the extension's options page." } };
@@ -101,10 +97,9 @@ async function call(connection: BffConnection, path: string, init: RequestInit &
   if (result.kind !== 'answer') {
     return { ok: false, error: { code: 'bff_unreachable', message: `Can't reach your team's Redline server at ${connection.url}. Is it running, and is the address on the options page right?` } };
   }
-  const { status, body } = result;
+  const { status, body, error } = result;
   if (status >= 200 && status < 300) return { ok: true, value: body };
-  const parsed = BffErrorBody.safeParse(body);
-  if (parsed.success) return { ok: false, error: { ...parsed.data.error, status } };
+  if (error) return { ok: false, error: { ...error, status } };
   return { ok: false, error: { code: 'bff_unreachable', status, message: `The server at ${connection.url} answered HTTP ${status} without an explanation. Is the address right?` } };
 }
 

@@ -1,4 +1,5 @@
 import * as oauth from 'oauth4webapi';
+import { GATEWAY_STATUSES, REPEAT_DELAYS_MS } from './lost-answers.ts';
 
 /**
  * Signing the extension in to the team's Redline server (the BFF), as an OAuth 2.1 public
@@ -151,7 +152,13 @@ export async function finishAuthorization(server: TeamServer, clientId: string, 
   }
 }
 
-/** A new access token (and the rotated refresh token). */
+/**
+ * A new access token (and the rotated refresh token). A refresh whose answer was lost is repeated
+ * now (REPEAT_DELAYS_MS), not at the extension's next call: the server may have used the refresh
+ * token and issued a successor this client never saw, and it answers a repeat of the same token
+ * only within a short grace (REFRESH_REPEAT_GRACE_MS on the BFF, 60 s); a later one ends the
+ * grant as a replay.
+ */
 export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> {
   const client = { client_id: grant.clientId, token_endpoint_auth_method: 'none' };
   for (let repeat = 0; ; repeat++) {
@@ -163,7 +170,7 @@ export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> 
       if (await answerLost(response)) throw new RefreshAnswerLost();
       return toGrant(server, grant.clientId, await oauth.processRefreshTokenResponse(server.as, client, response));
     } catch (error) {
-      const delay = REFRESH_REPEAT_DELAYS_MS[repeat];
+      const delay = REPEAT_DELAYS_MS[repeat];
       // A TypeError: fetch found no answer (refused, cut), or answerLost() below.
       if (delay === undefined || !(error instanceof TypeError)) throw asSignInError(error, 'Your sign-in could not be renewed');
       await new Promise((resolve) => setTimeout(resolve, delay));
@@ -171,19 +178,8 @@ export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> 
   }
 }
 
-/**
- * Waits before each repeat of a refresh whose answer was lost (the connection refused or cut, a
- * gateway's 502/503/504 for a server that is down). The server may have used the refresh token
- * and issued a successor this client never saw: it answers a repeat of the same token only
- * within a short grace (REFRESH_REPEAT_GRACE_MS on the BFF, 60 s), and a later one ends the
- * grant as a replay. So the repeat is made now, not at the extension's next call.
- */
-const REFRESH_REPEAT_DELAYS_MS = [500, 2_000];
-
 /** Read as fetch's own TypeError: no answer from the server. */
 class RefreshAnswerLost extends TypeError {}
-
-const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 /** Whether the server's answer was lost: its body cut off, or a gateway's 502/503/504 in its place (no OAuth error in it). */
 async function answerLost(response: Response): Promise<boolean> {

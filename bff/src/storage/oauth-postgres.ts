@@ -162,8 +162,9 @@ export class PostgresOAuthStore implements OAuthStore {
         await client.query('UPDATE oauth_grants SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, rows[0].id]);
         return { kind: 'reused', grant: toGrant(rows[0]) };
       }
-      await client.query('UPDATE oauth_refresh_tokens SET used_at = $1 WHERE token_hash = $2', [now, presented === 'rotate-again' ? token.successor_hash : oldHash]);
-      await client.query('UPDATE oauth_refresh_tokens SET successor_hash = $1 WHERE token_hash = $2', [next.tokenHash, oldHash]);
+      if (presented === 'rotate-again') await client.query('UPDATE oauth_refresh_tokens SET used_at = $1 WHERE token_hash = $2', [now, token.successor_hash]);
+      // A repeat keeps the first use's time: the grace counts from it.
+      await client.query('UPDATE oauth_refresh_tokens SET used_at = coalesce(used_at, $1), successor_hash = $2 WHERE token_hash = $3', [now, next.tokenHash, oldHash]);
       await client.query('INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES ($1, $2, $3)', [next.tokenHash, rows[0].id, next.expiresAt]);
       return { kind: 'rotated', grant: toGrant(rows[0]), repeated: presented === 'rotate-again' };
     });

@@ -139,8 +139,8 @@ export class SqliteOAuthStore implements OAuthStore {
         return { kind: 'reused', grant: toGrant(row) };
       }
       if (presented === 'rotate-again') this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ?').run(now, token.successor_hash);
-      else this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = ? WHERE token_hash = ?').run(now, oldHash);
-      this.db.prepare('UPDATE oauth_refresh_tokens SET successor_hash = ? WHERE token_hash = ?').run(next.tokenHash, oldHash);
+      // A repeat keeps the first use's time: the grace counts from it.
+      this.db.prepare('UPDATE oauth_refresh_tokens SET used_at = coalesce(used_at, ?), successor_hash = ? WHERE token_hash = ?').run(now, next.tokenHash, oldHash);
       this.db.prepare('INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at) VALUES (?, ?, ?)').run(next.tokenHash, row.id, next.expiresAt);
       return { kind: 'rotated', grant: toGrant(row), repeated: presented === 'rotate-again' };
     }).immediate();
