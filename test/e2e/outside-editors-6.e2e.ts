@@ -247,15 +247,15 @@ for (const editor of FORMATTED) {
 const STRADDLING = SENTENCES[0]!.replace('intelligence plays a crucial role in', 'minds shape');
 for (const editor of FORMATTED.filter((candidate) => candidate.page !== 'react-quill-new')) {
   test(`${editor.name} (formatted): an edited suggestion whose change runs out of a bold run leaves balanced markup, or nothing changed`, async ({ page, stack }) => {
-    // Vditor (both modes, 3.11.2, 2026-12-02), not fixed: the browser writes "minds shape " (its
-    // trailing space too: a part takes in the space after it) inside the bold run (instant
-    // rendering: over the hidden closing `**` marker, which goes). Vditor reads the paragraph
-    // back as markdown, `**artificial minds shape **`, which is no bold: the asterisks show as
-    // text. The panel rightly says the editor changed the text differently, but its rollback
-    // leaves "artificial intelligence plays a crucial role in[fostering innovation](…)": the bold
-    // and the space before the link are gone, and the writer's Ctrl+Z, as the panel advises,
-    // takes three presses, through "minds shape[fostering" and the literal `**`, to the original.
-    test.fail(editor.page === 'vditor', 'Vditor: a change out of a bold run is refused and leaves the paragraph changed, three undo steps from the original');
+    // Vditor (both modes, 3.11.2) until 2026-12-02: the part replaced "intelligence plays a crucial
+    // role in " (its space too) with "minds shape ", and the browser wrote it inside the bold run,
+    // space and all: `**artificial minds shape **`, which is no bold (the asterisks show as text);
+    // the rollback then lost the bold and the space before the link, three undo steps from the
+    // original. A space formatted otherwise than a part's start now stays out of the part
+    // (edit-regions.ts). Instant rendering still loses the bold: the part's range holds the run's
+    // hidden closing `**` marker, which goes with the deleted words, and Vditor then drops the
+    // opening one too ("artificial minds shape [fostering…"): the words are right, the bold is gone.
+    test.fail(editor.query?.includes('mode=ir') === true, 'Vditor instant rendering: the bold goes with its hidden closing marker');
     const before = await open(page, stack, editor, SENTENCES[0]);
     const rawBefore = await rawValue(page);
     await stack.configure({ defaultModel: 'huma_v2' });
@@ -272,6 +272,8 @@ for (const editor of FORMATTED.filter((candidate) => candidate.page !== 'react-q
       // Every `**` opens and closes a run: none is left alone, to be shown as text.
       expect((raw.match(/\*\*/g) ?? []).length % 2).toBe(0);
       expect(raw).not.toMatch(/\*\*\w[^*]*\s\*\*/);
+      // The bold the sentence began with is still on its first word.
+      expect(raw).toMatch(/\*\*artificial[^*]*\*\*|<strong>artificial[^<]*<\/strong>/);
     } else if (item.includes('Use its undo')) {
       // The panel owns up to a change it could not put back: the editor's undo, as it says, brings the value back.
       await page.bringToFront();

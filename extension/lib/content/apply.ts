@@ -161,7 +161,7 @@ export async function applyVerified(
   const model = target.kind === 'field' || target.select ? undefined : (target as DomTarget).model();
   const lead = spaceBefore(model, start);
   const from = start - lead.length;
-  const regions = editRegions(lead + original, lead + replacement, joinableIn(model, from), linkEndsIn(model, from));
+  const regions = editRegions(lead + original, lead + replacement, joinableIn(model, from), linkEndsIn(model, from), formattedAlikeIn(model, from));
   // An item with no text of its own (an image) or text the writer cannot edit (a mention chip)
   // inside the words a part replaces would go with them, while the text read back looks right.
   if (model && regions.some((region) => holdsEmbed(target.element, model, from + region.start, from + region.end))) return { status: 'embedded' };
@@ -242,6 +242,13 @@ function joinableIn(model: DomText | undefined, offset: number): (start: number,
     const range = model.range(offset + start, offset + end);
     return range !== undefined && range.startContainer === range.endContainer && range.startContainer.nodeType === Node.TEXT_NODE;
   };
+}
+
+/** Whether the characters at two offsets of the sentence have the same formatting: the same element holds their text. */
+function formattedAlikeIn(model: DomText | undefined, offset: number): (a: number, b: number) => boolean {
+  if (!model) return () => true;
+  const holder = (at: number) => model.range(offset + at, offset + at + 1)?.startContainer.parentElement;
+  return (a, b) => holder(a) === holder(b);
 }
 
 /** Whether a link's text ends at an offset of the sentence: the character before it is a link's, the one after is not that link's. */

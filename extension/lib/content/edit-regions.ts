@@ -15,7 +15,8 @@ export interface EditRegion {
  * editor's text: no formatting begins or ends in it), or when only a space is between them;
  * every part replaces at least one character with at least one, since some
  * editors mishandle an empty insertion or deletion (`linkEndsAt`: whether a link's text ends at
- * an offset, which decides the character taken in). Applied in turn, the parts turn
+ * an offset, which decides the character taken in; `formattedAlike`: whether two characters have the
+ * same formatting, which decides whether a part takes in the space after it). Applied in turn, the parts turn
  * `original` into `replacement` exactly.
  */
 export function editRegions(
@@ -23,6 +24,7 @@ export function editRegions(
   replacement: string,
   joinable: (start: number, end: number) => boolean,
   linkEndsAt: (offset: number) => boolean = () => false,
+  formattedAlike: (a: number, b: number) => boolean = () => true,
 ): EditRegion[] {
   if (original === replacement) return [];
   const regions: EditRegion[] = [];
@@ -71,18 +73,28 @@ export function editRegions(
   }
   // A space both sides share at a part's start stays out of it, so that a part rarely begins at
   // a formatting boundary: an editor inserting there may carry the bold of the words before.
+  // So does one they share at its end that is formatted otherwise than its start: the new words
+  // take the start's formatting, and the space would end that run ("**artificial minds shape **",
+  // which a markdown editor reads as no bold: Vditor, measured).
   for (const region of merged) {
     while (region.end - region.start > 1 && region.text.length > 1 && /\s/.test(region.text[0]!) && original[region.start] === region.text[0]) {
       region.start++;
       region.text = region.text.slice(1);
     }
+    const sharedEnd = () => region.text.at(-1)!;
+    while (region.end - region.start > 1 && region.text.length > 1 && /\s/.test(sharedEnd()) && original[region.end - 1] === sharedEnd() && !formattedAlike(region.start, region.end - 1)) {
+      region.end--;
+      region.text = region.text.slice(0, -1);
+    }
   }
   // A part that ends just before a space takes the space in (and puts it back): a space left at
   // the start of the text after a replaced range becomes a no-break space in Chromium, which an
-  // editor's model then keeps (Milkdown, measured).
+  // editor's model then keeps (Milkdown, measured). Not a space formatted otherwise than the
+  // part's start (as above).
   merged.forEach((region, i) => {
     const next = merged[i + 1]?.start ?? original.length + 1;
     if (region.end + 1 >= next || !/\s/.test(original[region.end] ?? '') || /\s$/.test(region.text)) return;
+    if (!formattedAlike(region.start, region.end)) return;
     region.text += original[region.end];
     region.end++;
   });
