@@ -492,7 +492,10 @@ export class OperationEngine {
   ): Promise<{ ok: true; record: OperationRecord; completedHere: boolean } | { ok: false; error: HttpError; settled: boolean; wordsCharged?: number }> {
     const { ledger, forwarder, metrics, logger } = this.options;
     if (record.state === 'completed') return { ok: true, record, completedHere: false };
-    if (!attemptCounted) await ledger.countAttempt(record.memberId, record.operationId);
+    // One none of whose attempts may have run (a document's part never sent, a check refused 429 at
+    // every attempt) is in no account's records, like a failure that never ran: it goes out with the
+    // key in use. Kept with the one it started with, it went to the account the team had left.
+    if (!attemptCounted) record = { ...record, upstreamKeyId: await ledger.countAttempt(record.memberId, record.operationId, this.#keyInUse() ?? null) };
     const outcome = await forwarder.forward({
       product: record.product,
       idempotencyKey: record.idempotencyKey,
@@ -639,17 +642,21 @@ export class OperationEngine {
    * Kept with its own key, it went back to the account the team left, refused there for good.
    */
   async #partWithKeyInUse(part: OperationRecord): Promise<OperationRecord> {
-    if (part.state !== 'failed' || part.wordsCharged > 0 || !this.options.upstreamKeyId) return part;
-    let keyInUse: string;
-    try {
-      keyInUse = this.options.upstreamKeyId();
-    } catch {
-      return part; // no key in use (upstream_key_missing): sent as it stands, with its own
-    }
-    if (keyInUse === part.upstreamKeyId) return part;
+    if (part.state !== 'failed' || part.wordsCharged > 0) return part;
+    const keyInUse = this.#keyInUse();
+    if (keyInUse === undefined || keyInUse === part.upstreamKeyId) return part;
     const reopened = await this.options.ledger.reopenOperation(part.memberId, part.operationId, part.requestBody!, 0, keyInUse);
     if (reopened.status !== 'inserted') return part; // reopened by another request or instance: sent as it stands
     return { ...part, state: 'pending', error: null, upstreamKeyId: keyInUse, attemptsNotRun: part.attempts };
+  }
+
+  /** The key a new operation starts with; undefined offline or without one (upstream_key_missing: sent as it stands, with its own). */
+  #keyInUse(): string | undefined {
+    try {
+      return this.options.upstreamKeyId?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /** Settles a document that cannot run or merge with `error`, its parts' charged words counted, and sends nothing. */

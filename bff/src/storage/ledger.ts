@@ -118,6 +118,8 @@ export interface OpenOutcome {
 export const runsAgainAfterRetention = (record: OperationRecord): boolean =>
   record.state === 'failed' && record.parts === 1 && record.parentOperationId === null && record.wordsCharged === 0;
 export const REOPENS_AFTER_RETENTION = '(expired_at IS NULL OR (parts = 1 AND parent_operation_id IS NULL AND words_charged = 0))';
+/** A pending operation none of whose attempts may have run upstream (engine.ts, mayHaveRunBefore): countAttempt moves it to the key in use. */
+export const UNSENT = "(state = 'pending' AND attempts = attempts_not_run)";
 
 export type NewOperation = Pick<
   OperationRecord,
@@ -207,8 +209,13 @@ export interface Ledger {
   reopenOperation(memberId: string, operationId: string, requestBody: string, wordsReserved: number, upstreamKeyId?: string | null): Promise<ReopenResult>;
   /** The parts of a large document's operation, in order. */
   partsOf(memberId: string, parentOperationId: string): Promise<OperationRecord[]>;
-  /** Counts an attempt beyond the one a single operation's insert counted. */
-  countAttempt(memberId: string, operationId: string): Promise<void>;
+  /**
+   * Counts an attempt beyond the one a single operation's insert counted, and returns the upstream
+   * key it is sent with, in one statement: `keyInUse` for a pending operation none of whose
+   * attempts may have run (UNSENT: in no account's records yet), else the key it holds. So two
+   * requests or instances attempting it at once send it with one key, whichever counted first.
+   */
+  countAttempt(memberId: string, operationId: string, keyInUse?: string | null): Promise<string | null>;
   /**
    * Records what an attempt that left the operation pending learnt (OpenOutcome): nothing when it
    * is no longer pending. A hold counts one more held attempt (the back-off's exponent); no hold

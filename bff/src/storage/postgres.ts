@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { PRODUCTS, type Product } from '@redline/shared';
-import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenOutcome, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
+import { REOPENS_AFTER_RETENTION, UNSENT, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenOutcome, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresOAuthStore } from './oauth-postgres.ts';
@@ -507,12 +507,15 @@ export class PostgresLedger implements Ledger {
     return rows.map(toOperation);
   }
 
-  async countAttempt(memberId: string, operationId: string): Promise<void> {
-    await this.pool.query({
+  async countAttempt(memberId: string, operationId: string, keyInUse: string | null = null): Promise<string | null> {
+    const { rows } = await this.pool.query<{ upstream_key_id: string | null }>({
       name: 'redline_count_attempt',
-      text: 'UPDATE operations SET attempts = attempts + 1, updated_at = clock_timestamp() WHERE member_id = $1 AND operation_id = $2',
-      values: [memberId, operationId],
+      text: `UPDATE operations SET attempts = attempts + 1, updated_at = clock_timestamp(),
+               upstream_key_id = CASE WHEN ${UNSENT} THEN coalesce($3, upstream_key_id) ELSE upstream_key_id END
+             WHERE member_id = $1 AND operation_id = $2 RETURNING upstream_key_id`,
+      values: [memberId, operationId, keyInUse],
     });
+    return rows[0]?.upstream_key_id ?? null;
   }
 
   async noteOpenOutcome(memberId: string, operationId: string, outcome: OpenOutcome): Promise<void> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PRODUCTS, type Product } from '@redline/shared';
-import { REOPENS_AFTER_RETENTION, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenOutcome, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
+import { REOPENS_AFTER_RETENTION, UNSENT, type Completion, type Ledger, type MemberRecord, type NewMember, type NewOperation, type OpenOutcome, type OpenResult, type OperationKey, type OperationRecord, type ReopenResult, type StoredError } from './ledger.ts';
 import { classifyLedgerError } from './faults.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
 import { KEY_SECRET_QUERY, deriveIdempotencyKey, type KeyedOperation } from './idempotency-keys.ts';
@@ -385,9 +385,13 @@ export class SqliteLedger implements Ledger {
     return rows.map(toOperation);
   }
 
-  async countAttempt(memberId: string, operationId: string): Promise<void> {
-    this.#sql('UPDATE operations SET attempts = attempts + 1, updated_at = ? WHERE member_id = ? AND operation_id = ?')
-      .run(new Date().toISOString(), memberId, operationId);
+  async countAttempt(memberId: string, operationId: string, keyInUse: string | null = null): Promise<string | null> {
+    const row = this.#sql(
+      `UPDATE operations SET attempts = attempts + 1, updated_at = ?,
+         upstream_key_id = CASE WHEN ${UNSENT} THEN coalesce(?, upstream_key_id) ELSE upstream_key_id END
+       WHERE member_id = ? AND operation_id = ? RETURNING upstream_key_id`,
+    ).get(new Date().toISOString(), keyInUse, memberId, operationId) as { upstream_key_id: string | null } | undefined;
+    return row?.upstream_key_id ?? null;
   }
 
   async noteOpenOutcome(memberId: string, operationId: string, outcome: OpenOutcome): Promise<void> {
