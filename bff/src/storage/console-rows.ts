@@ -1,5 +1,6 @@
 import type { Product } from '@redline/shared';
 import type { AuditEntry, SessionRecord, UpstreamKeyRecord, UpstreamQuota } from './console-store.ts';
+import { UNSENT } from './ledger.ts';
 
 /** Console rows as both SQL ledgers store them; PostgreSQL hands BIGINT back as a string. */
 
@@ -110,11 +111,11 @@ export const QUOTA_ACCOUNT_COLUMN = "ALTER TABLE upstream_quotas ADD COLUMN acco
 
 /**
  * Operations that still need the key they started with (both dialects, for `WHERE upstream_key_id
- * = … AND`): pending ones, except a part that never ran of a document settled failed (a part the
- * document did not reach before it failed stays pending, and no part of a failed document is open).
- * Counting those, a key could never be removed, "still running", after such a document.
+ * = … AND`): pending ones, except those none of whose attempts may have run (UNSENT), which go out
+ * with the key in use (ledger.countAttempt), such as a part that never ran of a document settled
+ * failed. Counting those, a key could never be removed, "still running", after such a document.
  */
-export const NEEDS_ITS_KEY = "state = 'pending' AND (parent_operation_id IS NULL OR attempts > attempts_not_run)";
+export const NEEDS_ITS_KEY = `state = 'pending' AND NOT ${UNSENT}`;
 
 /**
  * The fourth console migration: the account of each key removed from the console. An instance
