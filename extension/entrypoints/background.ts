@@ -7,6 +7,7 @@ import { buildSuggestions } from '../lib/rewrite.ts';
 import { clearTabState, setIgnoredItems, setLiveItems, setPanelFocus, setTabCheck } from '../lib/tab-state.ts';
 import { recordCheck } from '../lib/history.ts';
 import { summarize } from '../lib/summary.ts';
+import { finished, underUnfinishedId } from '../lib/unfinished-checks.ts';
 
 const MENU: Record<string, { product: ProductName; title: string }> = {
   'check-ai': { product: 'detector', title: 'Check for AI writing' },
@@ -39,13 +40,23 @@ async function checkPageInTab(tabId: number): Promise<void> {
   await sendToTab(tabId, { type: 'check-page' }, 0);
 }
 
-/** One sentence rewritten from the card: answered to the page, not made the tab's result. */
-async function handleSentence(message: ToBackground & { type: 'check' }): Promise<CheckReply> {
+type CheckMessage = ToBackground & { type: 'check' };
+
+/** Sends the check to the BFF, under the id of the same check left unanswered by a stopped service worker (unfinished-checks.ts). */
+async function runOnce(message: CheckMessage) {
   const result = await withConnection((connection) => runCheck(connection, message));
+  if (result.ok) await finished(message);
+  return result;
+}
+
+/** One sentence rewritten from the card: answered to the page, not made the tab's result. */
+async function handleSentence(message: CheckMessage): Promise<CheckReply> {
+  const result = await runOnce(message);
   return result.ok ? { ok: true, response: result.value } : { ok: false, error: result.error };
 }
 
-async function handleCheck(message: ToBackground & { type: 'check' }, tab: Browser.tabs.Tab, frameId: number): Promise<CheckReply> {
+async function handleCheck(asked: CheckMessage, tab: Browser.tabs.Tab, frameId: number): Promise<CheckReply> {
+  const message = await underUnfinishedId(asked);
   if (message.scope === 'sentence') return handleSentence(message);
   const tabId = tab.id!;
   const url = tab.url ?? '';
@@ -60,7 +71,7 @@ async function handleCheck(message: ToBackground & { type: 'check' }, tab: Brows
     ...(message.scope === 'page' ? { scope: 'page' as const, title: message.title ?? '' } : {}),
   };
   await setTabCheck(tabId, url, { ...started, status: 'checking' });
-  const [settings, result] = await Promise.all([getSettings(), withConnection((connection) => runCheck(connection, message))]);
+  const [settings, result] = await Promise.all([getSettings(), runOnce(message)]);
   const finishedAt = Date.now();
   if (result.ok) {
     const suggestions =

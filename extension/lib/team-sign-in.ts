@@ -137,18 +137,42 @@ export async function startAuthorization(server: TeamServer, clientId: string, r
   return { url, codeVerifier, state };
 }
 
-/** Checks where the sign-in window ended up (state, issuer, error) and exchanges the code. */
+/**
+ * Checks where the sign-in window ended up (state, issuer, error) and exchanges the code. An
+ * exchange whose answer was lost is repeated (REPEAT_DELAYS_MS): if the first never reached the
+ * server, the repeat signs in; if the server did redeem the code, it refuses the repeat and
+ * revokes what it gave for it (a code works once, RFC 6749 section 4.1.2), so no grant is left
+ * that this client does not hold, and the member is told to sign in again.
+ */
 export async function finishAuthorization(server: TeamServer, clientId: string, redirectUri: string, callback: URL, start: AuthorizationStart): Promise<Grant> {
   const client = { client_id: clientId, token_endpoint_auth_method: 'none' };
+  let parameters: URLSearchParams;
   try {
-    const parameters = oauth.validateAuthResponse(server.as, client, callback, start.state);
-    const response = await oauth.authorizationCodeGrantRequest(server.as, client, oauth.None(), parameters, redirectUri, start.codeVerifier, {
-      additionalParameters: { resource: server.resource },
-      ...options(server.url),
-    });
-    return toGrant(server, clientId, await oauth.processAuthorizationCodeResponse(server.as, client, response));
+    parameters = oauth.validateAuthResponse(server.as, client, callback, start.state);
   } catch (error) {
     throw asSignInError(error, 'Sign-in did not complete');
+  }
+  let lost = false;
+  for (let repeat = 0; ; repeat++) {
+    try {
+      const response = await oauth.authorizationCodeGrantRequest(server.as, client, oauth.None(), parameters, redirectUri, start.codeVerifier, {
+        additionalParameters: { resource: server.resource },
+        ...options(server.url),
+      });
+      if (await answerLost(response)) throw new AnswerLost();
+      return toGrant(server, clientId, await oauth.processAuthorizationCodeResponse(server.as, client, response));
+    } catch (error) {
+      const delay = REPEAT_DELAYS_MS[repeat];
+      if (error instanceof TypeError && delay !== undefined) {
+        lost = true;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        continue;
+      }
+      if (lost && error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
+        throw new SignInError("Sign-in did not complete: the server's answer was lost on the way, and the sign-in it answered cannot be used twice. Sign in again.", 'invalid_grant');
+      }
+      throw asSignInError(error, 'Sign-in did not complete');
+    }
   }
 }
 
@@ -167,7 +191,7 @@ export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> 
         additionalParameters: { resource: server.resource },
         ...options(server.url),
       });
-      if (await answerLost(response)) throw new RefreshAnswerLost();
+      if (await answerLost(response)) throw new AnswerLost();
       return toGrant(server, grant.clientId, await oauth.processRefreshTokenResponse(server.as, client, response));
     } catch (error) {
       const delay = REPEAT_DELAYS_MS[repeat];
@@ -179,7 +203,7 @@ export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> 
 }
 
 /** Read as fetch's own TypeError: no answer from the server. */
-class RefreshAnswerLost extends TypeError {}
+class AnswerLost extends TypeError {}
 
 /** Whether the server's answer was lost: its body cut off, or a gateway's 502/503/504 in its place (no OAuth error in it). */
 async function answerLost(response: Response): Promise<boolean> {

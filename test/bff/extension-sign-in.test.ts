@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, importJWK, type JWK } from 'jose';
-import { discover, parseSignInInput, redeemCode, refresh, register, revoke, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
+import { discover, finishAuthorization, parseSignInInput, redeemCode, refresh, register, revoke, SignInError, startAuthorization, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
 import { startFaultRelay, type FaultRelay, type RelayFault } from '../fault-relay.ts';
 import { newOperationId, startHarness, type Harness } from './harness.ts';
 import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
@@ -228,6 +228,44 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       // Within the grace, the extension's next renewal with the grant it kept is answered.
       const renewed = await refresh(server, grant);
       expect((await v1('/v1/usage', renewed.accessToken)).status).toBe(200);
+    });
+
+    // The sign-in window's code exchanged at the token endpoint (the browser's window itself is
+    // the e2e's): a code works once, so an exchange the server answered but whose answer was
+    // lost cannot be completed; the repeat is refused and the member told to sign in again.
+    const exchangeThrough = async (relay: FaultRelay) => {
+      const start = await startAuthorization(server, clientId, CHROME_REDIRECT);
+      const { location } = await approveWithoutBrowser(start.url, h.token);
+      return finishAuthorization(throughRelay(relay), clientId, CHROME_REDIRECT, location!, start);
+    };
+
+    it.each<RelayFault>(['drop-answer', 'cut-body'])('a code exchange the server answered but whose answer is lost (%s): the repeat is refused and the member is told to sign in again', async (fault) => {
+      const relay = await startFaultRelay(h.bff.url);
+      try {
+        relay.fail('/token', fault);
+        const lost = await exchangeThrough(relay).catch((error: unknown) => error);
+        expect(lost).toBeInstanceOf(SignInError);
+        expect((lost as SignInError).code).toBe('invalid_grant');
+        expect((lost as SignInError).message).toBe("Sign-in did not complete: the server's answer was lost on the way, and the sign-in it answered cannot be used twice. Sign in again.");
+        expect(relay.seen.map((request) => request.fault)).toEqual([fault, 'pass']);
+        // Signing in again works.
+        const grant = await exchangeThrough(relay);
+        expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
+      } finally {
+        await relay.close();
+      }
+    });
+
+    it.each<RelayFault>(['refuse', 'gateway-502'])('a code exchange that never reached the server (%s) is repeated and signs in', async (fault) => {
+      const relay = await startFaultRelay(h.bff.url);
+      try {
+        relay.fail('/token', fault);
+        const grant = await exchangeThrough(relay);
+        expect(relay.seen.map((request) => request.fault)).toEqual([fault, 'pass']);
+        expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
+      } finally {
+        await relay.close();
+      }
     });
 
     it("the server's own refusal of a refresh is not repeated", async () => {

@@ -242,7 +242,7 @@ export class PageSession {
     try {
       reply = await sent;
     } catch {
-      reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
+      reply = { ok: false, error: connectionLost() };
     }
     if (!reply.ok) {
       if (prepared) disposePrepared(this.#takePrepared(target));
@@ -605,7 +605,7 @@ export class PageSession {
     try {
       reply = (await browser.runtime.sendMessage(request)) as CheckReply;
     } catch {
-      reply = { ok: false, error: { code: 'extension_reloaded', message: 'The extension was updated or restarted. Reload this page and try again.' } };
+      reply = { ok: false, error: connectionLost() };
     }
     // A retry of the same sentence reuses the operation id, so it is never charged twice.
     if (!reply.ok) return this.#card.status(reply.error.message, [{ label: 'Retry', primary: true, run: () => void this.#rewriteSentence(index, operationId) }]);
@@ -937,6 +937,17 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
   const budgetMs = Math.min(APPLY_LIMITS.budgetMs, deadline - Date.now() - APPLY_LIMITS.frameMs - 3000);
   return budgetMs >= 1000 ? { ...APPLY_LIMITS, budgetMs } : undefined;
 }
+
+/**
+ * The background did not answer a check. An updated or reloaded extension cuts this page's
+ * script off from it (its runtime id gone): only a reload helps. Otherwise the browser stopped
+ * the background's service worker mid-check; Retry wakes it and sends the check under its first
+ * operation id (kept here, and by the background for a reloaded page), charged once.
+ */
+const connectionLost = (): CheckError => ({
+  code: 'extension_reloaded',
+  message: browser.runtime?.id ? 'The extension stopped mid-check. Retry: it is not charged twice.' : 'The extension was updated or restarted. Reload this page and try again.',
+});
 
 /** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text (the editor marks its own lines). */
 function mirrored(target: Target): boolean {
