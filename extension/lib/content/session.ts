@@ -946,7 +946,7 @@ function limitsBefore(deadline: number | undefined): ApplyLimits | undefined {
  */
 const connectionLost = (): CheckError => ({
   code: 'extension_reloaded',
-  message: browser.runtime?.id ? 'The extension stopped mid-check. Retry: it is not charged twice.' : 'The extension was updated or restarted. Reload this page and try again.',
+  message: browser.runtime?.id ? 'The extension stopped mid-check. Retry: charged once.' : 'The extension was updated. Reload this page.',
 });
 
 /** Whether a field's highlights are drawn in a mirror of it: not for a code editor's hidden textarea, which shows none of its text (the editor marks its own lines). */
