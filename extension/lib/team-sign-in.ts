@@ -94,24 +94,38 @@ export function parseSignInInput(input: string): { server?: string; code: string
   return /^[A-Za-z0-9_-]{20,200}$/.test(text) ? { code: text } : undefined;
 }
 
-/** Redeems a one-time sign-in link's code for a grant; also returns the member's name. */
+/**
+ * Redeems a one-time sign-in link's code for a grant; also returns the member's name. A
+ * redemption whose answer was lost is repeated (REPEAT_DELAYS_MS): one that never reached the
+ * server signs in; one the server answered has used the link up, and the member is told so.
+ */
 export async function redeemCode(server: TeamServer, clientId: string, code: string): Promise<{ grant: Grant; memberName: string }> {
-  let response: Response;
-  try {
-    response = await fetch(new URL('/oauth/extension-link', server.as.issuer), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code, client_id: clientId }),
-    });
-  } catch {
-    throw unreachable(server.url);
+  let lost = false;
+  for (const delay of [0, ...REPEAT_DELAYS_MS]) {
+    if (lost) await new Promise((resolve) => setTimeout(resolve, delay));
+    let response: Response;
+    try {
+      response = await fetch(new URL('/oauth/extension-link', server.as.issuer), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code, client_id: clientId }),
+      });
+      if (await answerLost(response)) throw new AnswerLost();
+    } catch {
+      lost = true;
+      continue;
+    }
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok || typeof body.access_token !== 'string' || typeof body.refresh_token !== 'string') {
+      if (lost && body.error === 'invalid_grant') {
+        throw new SignInError("The server's answer was lost on the way, and the sign-in link it answered works only once. Ask your administrator for a new one.", 'invalid_grant');
+      }
+      throw new SignInError(String(body.error_description ?? `The server answered HTTP ${response.status}.`), typeof body.error === 'string' ? body.error : undefined);
+    }
+    const member = body.member as { name?: unknown } | undefined;
+    return { grant: toGrant(server, clientId, body as unknown as oauth.TokenEndpointResponse), memberName: String(member?.name ?? '') };
   }
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok || typeof body.access_token !== 'string' || typeof body.refresh_token !== 'string') {
-    throw new SignInError(String(body.error_description ?? `The server answered HTTP ${response.status}.`), typeof body.error === 'string' ? body.error : undefined);
-  }
-  const member = body.member as { name?: unknown } | undefined;
-  return { grant: toGrant(server, clientId, body as unknown as oauth.TokenEndpointResponse), memberName: String(member?.name ?? '') };
+  throw unreachable(server.url);
 }
 
 export interface AuthorizationStart {

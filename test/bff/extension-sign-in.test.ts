@@ -230,6 +230,35 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       expect((await v1('/v1/usage', renewed.accessToken)).status).toBe(200);
     });
 
+    // One fault each way: the server takes 30 link redemptions per address in 15 minutes, and this file uses most.
+    it.each<RelayFault[]>([['drop-answer']])('a link redeemed but whose answer is lost (%s): the repeat is refused and the member is told the link is used up', async (...faults) => {
+      const relay = await startFaultRelay(h.bff.url);
+      try {
+        relay.fail('/oauth/extension-link', ...faults);
+        const link = parseSignInInput(await extensionLink('tester'))!;
+        const lost = await redeemCode({ ...server, as: { ...server.as, issuer: `${relay.url}/` } }, clientId, link.code).catch((error: unknown) => error);
+        expect(lost).toBeInstanceOf(SignInError);
+        expect((lost as SignInError).code).toBe('invalid_grant');
+        expect((lost as SignInError).message).toBe("The server's answer was lost on the way, and the sign-in link it answered works only once. Ask your administrator for a new one.");
+        expect(relay.seen.map((request) => request.fault)).toEqual([...faults, 'pass']);
+      } finally {
+        await relay.close();
+      }
+    });
+
+    it.each<RelayFault>(['gateway-502'])('a link redemption that never reached the server (%s) is repeated and signs in', async (fault) => {
+      const relay = await startFaultRelay(h.bff.url);
+      try {
+        relay.fail('/oauth/extension-link', fault);
+        const link = parseSignInInput(await extensionLink('tester'))!;
+        const { grant } = await redeemCode({ ...server, as: { ...server.as, issuer: `${relay.url}/` } }, clientId, link.code);
+        expect(relay.seen.map((request) => request.fault)).toEqual([fault, 'pass']);
+        expect((await v1('/v1/usage', grant.accessToken)).status).toBe(200);
+      } finally {
+        await relay.close();
+      }
+    });
+
     // The sign-in window's code exchanged at the token endpoint (the browser's window itself is
     // the e2e's): a code works once, so an exchange the server answered but whose answer was
     // lost cannot be completed; the repeat is refused and the member told to sign in again.
