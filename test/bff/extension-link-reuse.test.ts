@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discover, parseSignInInput, redeemCode, refresh, register, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
+import { startFaultRelay } from '../fault-relay.ts';
+import { startHarness, type Harness } from './harness.ts';
+
+// A one-time extension sign-in link presented a second time is refused, and the grant its
+// first redemption issued is revoked, as for an authorization code used twice (RFC 6749
+// section 4.1.2): the link may have been stolen and redeemed first by someone else, or the
+// first redemption's answer lost, leaving a grant nobody holds. The extension's own protocol
+// module against a started BFF over real HTTP, on both ledgers. A file of its own: the BFF
+// takes 30 link redemptions per address in 15 minutes, and extension-sign-in.test.ts uses most.
+
+let h: Harness;
+let server: TeamServer;
+let clientId: string;
+let admin: { cookie: string; csrf: string };
+
+const CHROME_REDIRECT = 'https://ncdggekeiimjacfkplbplnkjenemmgga.chromiumapp.org/';
+const OTHER_REDIRECT = 'https://2e7c5a31f0d2a8c4b6e1d9f3a7c0b5e8d4f6a2c1.extensions.allizom.org/';
+const USED_LINK_REFUSAL = 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.';
+
+async function memberId(name: string) {
+  return (await h.bff.ledger.listMembers()).find((member) => member.name === name)!.id;
+}
+
+async function consoleCall(path: string, body?: unknown) {
+  const response = await fetch(`${h.bff.url}/console/api${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', cookie: admin.cookie, 'x-redline-csrf': admin.csrf, origin: h.bff.url },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** A new member and a one-time extension link made for them in the console. */
+async function memberWithLink(name: string): Promise<{ id: string; code: string }> {
+  await h.addMember(name);
+  const id = await memberId(name);
+  const made = await consoleCall(`/members/${id}/extension-link`, {});
+  expect(made.status).toBe(201);
+  return { id, code: parseSignInInput(made.body.url)!.code };
+}
+
+/** The member's sign-ins the console lists (active grants), by id. */
+const signIns = async (id: string): Promise<string[]> => (await consoleCall(`/members/${id}/sign-ins`)).body.signIns.map((signIn: { id: string }) => signIn.id);
+
+const grantIdOf = (accessToken: string): string => JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).gid;
+
+const usageStatus = async (accessToken: string) => (await h.call('/v1/usage', undefined, { token: accessToken })).status;
+
+const redeemRaw = (code: string, client = clientId) =>
+  fetch(`${h.bff.url}/oauth/extension-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, client_id: client }) });
+
+const auditEntries = async (): Promise<{ action: string; actorId: string | null; target: string | null; detail: Record<string, unknown> }[]> =>
+  (await consoleCall('/audit')).body.entries;
+
+describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
+  beforeAll(async () => {
+    h = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, offline: true });
+    await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
+    const signIn = await fetch(`${h.bff.url}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ token: h.token }) });
+    expect(signIn.status).toBe(200);
+    admin = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: (await signIn.json()).csrfToken };
+    server = await discover(`${h.bff.url}/`);
+    clientId = await register(server, CHROME_REDIRECT, 'Redline extension');
+  });
+  afterAll(() => h.close());
+
+  it('a used link presented again is refused as before, and the grant its first redemption issued is revoked (audited, logged without secrets)', async () => {
+    const member = await memberWithLink('reuse-alice');
+    const { grant } = await redeemCode(server, clientId, member.code);
+    expect(await usageStatus(grant.accessToken)).toBe(200);
+    expect(await signIns(member.id)).toEqual([grantIdOf(grant.accessToken)]);
+
+    const again = await redeemCode(server, clientId, member.code).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(SignInError);
+    expect(again).toMatchObject({ code: 'invalid_grant', message: USED_LINK_REFUSAL });
+
+    const refused = await h.call('/v1/usage', undefined, { token: grant.accessToken });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toBe('The access token was revoked. Sign in again.');
+    await expect(refresh(server, grant)).rejects.toMatchObject({ code: 'invalid_grant' });
+    expect(await signIns(member.id)).toEqual([]);
+
+    const entries = await auditEntries();
+    expect(entries.find((entry) => entry.action === 'sign_in_revoked' && entry.target === member.id)).toMatchObject({
+      actorId: null,
+      detail: { name: 'reuse-alice', grant: grantIdOf(grant.accessToken), reason: 'extension_link_used_again' },
+    });
+    expect(entries[0]).toMatchObject({ action: 'sign_in_refused', detail: { method: 'extension_link' } });
+    expect(h.logs.text).toContain('sign-in link used again; grant revoked');
+    const everything = JSON.stringify(entries) + h.logs.text;
+    for (const secret of [member.code, grant.accessToken, grant.refreshToken]) expect(everything).not.toContain(secret);
+
+    // A third presentation finds nothing left to revoke: refused, and no second revocation in the log.
+    expect((await redeemRaw(member.code)).status).toBe(400);
+    expect((await auditEntries()).filter((entry) => entry.action === 'sign_in_revoked' && entry.target === member.id)).toHaveLength(1);
+  });
+
+  it("a stolen link redeemed first by another client: the member's redemption is refused and the thief's grant ends", async () => {
+    const member = await memberWithLink('reuse-bob');
+    const thiefClient = await register(server, OTHER_REDIRECT, 'Not the extension');
+    const { grant: stolen } = await redeemCode(server, thiefClient, member.code);
+    expect(await usageStatus(stolen.accessToken)).toBe(200);
+
+    await expect(redeemCode(server, clientId, member.code)).rejects.toMatchObject({ code: 'invalid_grant', message: USED_LINK_REFUSAL });
+    expect(await usageStatus(stolen.accessToken)).toBe(401);
+    await expect(refresh(server, stolen)).rejects.toMatchObject({ code: 'invalid_grant' });
+    expect(await signIns(member.id)).toEqual([]);
+  });
+
+  it('a redemption whose answer was lost is repeated and refused: no grant is left that the extension does not hold', async () => {
+    const member = await memberWithLink('reuse-carol');
+    const relay = await startFaultRelay(h.bff.url);
+    try {
+      relay.fail('/oauth/extension-link', 'drop-answer');
+      const lost = await redeemCode({ ...server, as: { ...server.as, issuer: `${relay.url}/` } }, clientId, member.code).catch((error: unknown) => error);
+      expect(lost).toMatchObject({ code: 'invalid_grant', message: "The server's answer was lost on the way, and the sign-in link it answered works only once. Ask your administrator for a new one." });
+      expect(relay.seen.map((request) => request.fault)).toEqual(['drop-answer', 'pass']);
+    } finally {
+      await relay.close();
+    }
+    expect(await signIns(member.id)).toEqual([]);
+  });
+
+  it('two redemptions at once: one answered with tokens, the other refused, and no grant is left working', async () => {
+    for (let round = 0; round < 3; round++) {
+      const member = await memberWithLink(`reuse-race-${round}`);
+      const answers = await Promise.all([redeemRaw(member.code), redeemRaw(member.code)]);
+      const bodies = await Promise.all(answers.map((answer) => answer.json()));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+      expect(bodies.find((body) => body.error)).toEqual({ error: 'invalid_grant', error_description: USED_LINK_REFUSAL });
+      const issued = bodies.find((body) => body.access_token)!;
+      expect(await usageStatus(issued.access_token)).toBe(401);
+      await expect(refresh(server, grantOf(issued))).rejects.toMatchObject({ code: 'invalid_grant' });
+      expect(await signIns(member.id)).toEqual([]);
+    }
+  });
+});
+
+/** The extension's Grant for a raw redemption's answer. */
+const grantOf = (body: { access_token: string; refresh_token: string }): Grant => ({
+  server: server.url,
+  clientId,
+  accessToken: body.access_token,
+  refreshToken: body.refresh_token,
+  expiresAt: Date.now() + 60_000,
+});
