@@ -1,7 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember } from '@redline/bff/members';
+import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { SqliteLedger } from '@redline/bff/storage/sqlite';
 import { discover, parseSignInInput, redeemCode, refresh, register, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
 import { startFaultRelay } from '../fault-relay.ts';
-import { startHarness, type Harness } from './harness.ts';
+import { POSTGRES_URL, dropSchema, startHarness, type Harness } from './harness.ts';
+import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
 
 // A one-time extension sign-in link presented a second time is refused, and the grant its
 // first redemption issued is revoked, as for an authorization code used twice (RFC 6749
@@ -88,7 +97,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       detail: { name: 'reuse-alice', grant: grantIdOf(grant.accessToken), reason: 'extension_link_used_again' },
     });
     expect(entries[0]).toMatchObject({ action: 'sign_in_refused', detail: { method: 'extension_link' } });
-    expect(h.logs.text).toContain('sign-in link used again; grant revoked');
+    expect(h.logs.text).toContain('sign-in link reused; grant revoked');
     const everything = JSON.stringify(entries) + h.logs.text;
     for (const secret of [member.code, grant.accessToken, grant.refreshToken]) expect(everything).not.toContain(secret);
 
@@ -109,6 +118,19 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
     expect(await signIns(member.id)).toEqual([]);
   });
 
+  it("a link the extension redeemed, typed again on an assistant's consent page: refused there, and the extension's grant ends", async () => {
+    const member = await memberWithLink('reuse-dora');
+    const { grant } = await redeemCode(server, clientId, member.code);
+    const assistant = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+    const start = await assistant.start();
+    const consent = await approveWithoutBrowser(start.authorizationUrl, member.code);
+    expect(consent.status).toBe(401);
+    expect(consent.answer).toContain('already used');
+    expect(await usageStatus(grant.accessToken)).toBe(401);
+    expect(await signIns(member.id)).toEqual([]);
+    expect((await auditEntries()).find((entry) => entry.action === 'sign_in_revoked' && entry.target === member.id)).toMatchObject({ detail: { reason: 'extension_link_used_again' } });
+  });
+
   it('a redemption whose answer was lost is repeated and refused: no grant is left that the extension does not hold', async () => {
     const member = await memberWithLink('reuse-carol');
     const relay = await startFaultRelay(h.bff.url);
@@ -124,6 +146,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   });
 
   it('two redemptions at once: one answered with tokens, the other refused, and no grant is left working', async () => {
+    const grantsIssued: number[] = [];
     for (let round = 0; round < 3; round++) {
       const member = await memberWithLink(`reuse-race-${round}`);
       const answers = await Promise.all([redeemRaw(member.code), redeemRaw(member.code)]);
@@ -134,9 +157,14 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
       expect(await usageStatus(issued.access_token)).toBe(401);
       await expect(refresh(server, grantOf(issued))).rejects.toMatchObject({ code: 'invalid_grant' });
       expect(await signIns(member.id)).toEqual([]);
+      grantsIssued.push(logLines().filter((line) => line.msg === 'oauth grant issued' && line.member === member.id).length);
     }
+    // A real race: in some round both redemptions found the link unused and were given a grant.
+    expect(grantsIssued).toContain(2);
   });
 });
+
+const logLines = (): Record<string, unknown>[] => h.logs.text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
 
 /** The extension's Grant for a raw redemption's answer. */
 const grantOf = (body: { access_token: string; refresh_token: string }): Grant => ({
@@ -145,4 +173,48 @@ const grantOf = (body: { access_token: string; refresh_token: string }): Grant =
   accessToken: body.access_token,
   refreshToken: body.refresh_token,
   expiresAt: Date.now() + 60_000,
+});
+
+// The fifth console migration adds console_links.grant_id to a ledger made before it: links
+// used before it have no grant to revoke; links used after it keep theirs.
+describe.each(['sqlite', 'postgres'] as const)('the link grant migration (%s)', (kind) => {
+  it('an existing ledger gains the column; a link used before it has no grant, one used after it has its own', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'redline-link-grant-'));
+    const schema = `link_grant_migration_${process.pid}`;
+    const open = () => (kind === 'sqlite' ? Promise.resolve(new SqliteLedger(path.join(folder, 'bff.sqlite'))) : PostgresLedger.open(POSTGRES_URL, schema));
+    const link = (codeHash: string, memberId: string) => ({ codeHash, memberId, purpose: 'extension' as const, createdBy: memberId, createdAt: Date.now(), expiresAt: Date.now() + 3600_000 });
+    try {
+      const before = await open();
+      const { id } = (await createMember(before, 'migrated')).member;
+      const oldStore = await before.consoleStore();
+      await oldStore.createLink(link('old-link', id));
+      await oldStore.consumeLink('old-link', Date.now(), 'extension');
+      await before.close();
+      // Back to the console schema before the column, one version lower.
+      const undo = 'ALTER TABLE console_links DROP COLUMN grant_id; UPDATE console_schema SET version = version - 1';
+      if (kind === 'sqlite') {
+        const db = new Database(path.join(folder, 'bff.sqlite'));
+        db.exec(undo);
+        db.close();
+      } else {
+        const client = new pg.Client({ connectionString: POSTGRES_URL });
+        await client.connect();
+        await client.query(`SET search_path TO ${schema}; ${undo}`);
+        await client.end();
+      }
+
+      const migrated = await open();
+      const store = await migrated.consoleStore();
+      expect(await store.usedLink('old-link', 'extension')).toEqual({ memberId: id, grantId: null });
+      await store.createLink(link('new-link', id));
+      expect(await store.usedLink('new-link', 'extension')).toBeUndefined();
+      expect(await store.consumeLink('new-link', Date.now(), 'extension', undefined, 'grant-1')).toEqual({ memberId: id, purpose: 'extension' });
+      expect(await store.usedLink('new-link', 'extension')).toEqual({ memberId: id, grantId: 'grant-1' });
+      expect(await store.usedLink('new-link', 'console')).toBeUndefined();
+      await migrated.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      if (kind === 'postgres') await dropSchema(schema);
+    }
+  });
 });

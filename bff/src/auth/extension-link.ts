@@ -14,7 +14,8 @@ import { refuseNonUtf8 } from '../http/json-body.ts';
  * one in the console; the member pastes it, or just its code, into the extension's options;
  * the extension redeems it here for an OAuth grant bound to the /v1 API, as if the member had
  * approved the extension on the consent page. A link works once and for 24 hours, only its
- * hash is stored, and every redemption, granted or refused, is in the audit log.
+ * hash is stored, and every redemption, granted or refused, is in the audit log. A used link
+ * presented again revokes the grant its redemption issued (RFC 6749 section 4.1.2, as for codes).
  */
 
 export const EXTENSION_LINK_TTL_MS = 24 * 3600_000;
@@ -56,6 +57,33 @@ export async function createOwnExtensionLink(
   const { record, link } = newExtensionLink(memberId, memberId, origin, now);
   const made = await store.createLimitedLink(record, limit.links, now - limit.windowMs);
   return made.stored ? { link } : { waitMs: Math.max(1000, made.oldestAt + limit.windowMs - now) };
+}
+
+/**
+ * A used extension link presented again (here or on the consent page) may have been stolen, or
+ * the answer to its redemption lost: the grant that redemption issued is revoked, as for an
+ * authorization code used twice (MemberAuthorizationServer.revokeReusedGrant), and the
+ * revocation audited. Nothing for a link that is not used, or was used on the consent page (its
+ * grant is the authorization code's, revoked when that code is presented again).
+ */
+export async function revokeRedemptionOfUsedLink(
+  store: ConsoleStore,
+  server: MemberAuthorizationServer,
+  codeHash: string,
+  presented: { at: number; address: string; clientId: string },
+): Promise<void> {
+  const used = await store.usedLink(codeHash, 'extension');
+  if (!used || !(await server.revokeReusedGrant(used.grantId, 'sign-in link', { clientId: presented.clientId, member: used.memberId }))) return;
+  const member = await store.member(used.memberId);
+  await store.audit({
+    at: presented.at,
+    actorId: null,
+    actorName: null,
+    action: 'sign_in_revoked',
+    target: used.memberId,
+    detail: { name: member?.name ?? null, grant: used.grantId, reason: 'extension_link_used_again' },
+    address: presented.address,
+  });
 }
 
 const RedeemBody = z.object({ code: z.string().min(1).max(200), client_id: z.string().min(1).max(200) }).strict();
@@ -102,25 +130,27 @@ open the extension's options (right-click the Redline icon, then <em>Options</em
     if (client.redirect_uris.length === 0) return oauthError(res, 401, 'invalid_client', 'This extension was registered without a redirect URI. Register again.');
 
     const store = await ledger.consoleStore();
+    const codeHash = hashSecret(parsed.data.code.trim());
     const entry = (member: MemberRecord | undefined, action: string, detail: Record<string, unknown>) =>
       ({ at: now(), actorId: member?.id ?? null, actorName: member?.name ?? null, action, target: member?.id ?? null, detail, address: req.ip ?? '' });
     const refuse = async () => {
+      await revokeRedemptionOfUsedLink(store, server, codeHash, { at: now(), address: req.ip ?? '', clientId: client.client_id });
       await store.audit(entry(undefined, 'sign_in_refused', { method: 'extension_link' }));
       oauthError(res, 400, 'invalid_grant', 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.');
     };
 
-    const codeHash = hashSecret(parsed.data.code.trim());
     const memberId = await store.linkMember(codeHash, now(), 'extension');
     const member = memberId && (await store.member(memberId));
     if (!member || member.revokedAt) return refuse();
-    // The grant first, the link used up last (with its audit entry): a failure in between leaves the link working.
-    const tokens = await server.grantFor(client, member.id, apiResource(req).href);
+    // The grant first, the link used up last (with its audit entry and the grant's id): a failure in between leaves the link working.
+    const { grantId, tokens } = await server.grantFor(client, member.id, apiResource(req).href);
     let used;
     try {
-      used = await store.consumeLink(codeHash, now(), 'extension', entry(member, 'extension_signed_in', { method: 'link', client: client.client_name ?? client.client_id }));
+      used = await store.consumeLink(codeHash, now(), 'extension', entry(member, 'extension_signed_in', { method: 'link', client: client.client_name ?? client.client_id }), grantId);
     } finally {
       if (!used) await server.revokeToken(client, { token: tokens.refresh_token!, token_type_hint: 'refresh_token' }).catch(() => {});
     }
+    // Used meanwhile (by a redemption at the same time) or expired: refused, and the other redemption's grant revoked too, as for a code.
     if (!used) return refuse();
     logger.info({ member: member.id, clientId: client.client_id }, 'extension signed in with a link');
     res.set('Cache-Control', 'no-store').json({ ...tokens, member: { id: member.id, name: member.name } });

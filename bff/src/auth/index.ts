@@ -11,7 +11,7 @@ import type { Ledger, MemberRecord } from '../storage/ledger.ts';
 import type { OAuthStore } from '../storage/oauth-store.ts';
 import { authorizationRequestCheck, authorizationResponse, codeVerifierCheck, type AuthorizationOutcome } from './authorize-request.ts';
 import { requireCaller } from './bearer.ts';
-import { extensionLinkRouter } from './extension-link.ts';
+import { extensionLinkRouter, revokeRedemptionOfUsedLink } from './extension-link.ts';
 import { CONSENT_PATH, renderConsentPage } from './consent-page.ts';
 import { plainErrorDescriptions } from './plain-errors.ts';
 import { MemberAuthorizationServer } from './provider.ts';
@@ -201,7 +201,7 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
     res.redirect(302, authorizationResponse(request.redirectUri, issuer, request.state, outcome));
   if (body.decision !== 'approve') return answer(new AccessDeniedError('The member declined the sign-in.'));
   const credential = typeof body.credential === 'string' ? body.credential.trim() : '';
-  const signIn = credential ? await signInOfCredential(ledger, credential, req, String(client.client_name ?? client.client_id), now) : undefined;
+  const signIn = credential ? await signInOfCredential(ledger, provider, credential, req, { id: request.clientId, name: String(client.client_name ?? client.client_id) }, now) : undefined;
   // The code first, the link used up last: a failure in between leaves the link working (the code is never sent).
   const code = signIn && (await provider.issueCode(request, signIn.member.id));
   if (!signIn || !(await signIn.complete())) {
@@ -222,9 +222,10 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
  */
 async function signInOfCredential(
   ledger: Ledger,
+  provider: MemberAuthorizationServer,
   credential: string,
   req: Request,
-  clientName: string,
+  client: { id: string; name: string },
   now: () => number,
 ): Promise<{ member: MemberRecord; complete: () => Promise<boolean> } | undefined> {
   const store = await ledger.consoleStore();
@@ -234,7 +235,7 @@ async function signInOfCredential(
     actorName: member?.name ?? null,
     action: member ? 'assistant_signed_in' : 'sign_in_refused',
     target: member?.id ?? null,
-    detail: member ? { method, client: clientName } : { method: `consent_${method}` },
+    detail: member ? { method, client: client.name } : { method: `consent_${method}` },
     address: req.ip ?? '',
   });
   if (credential.startsWith('rl_')) {
@@ -255,15 +256,20 @@ async function signInOfCredential(
   const codeHash = code && hashSecret(code);
   const memberId = codeHash ? await store.linkMember(codeHash, now(), 'extension') : undefined;
   const member = memberId && (await store.member(memberId));
-  if (!codeHash || !member || member.revokedAt) {
+  // A link the extension redeemed, presented again here: its grant is revoked as at the extension's endpoint.
+  const refuseLink = async () => {
+    if (codeHash) await revokeRedemptionOfUsedLink(store, provider, codeHash, { at: now(), address: req.ip ?? '', clientId: client.id });
     await store.audit(entry(undefined, 'link'));
+  };
+  if (!codeHash || !member || member.revokedAt) {
+    await refuseLink();
     return undefined;
   }
   return {
     member,
     complete: async () => {
       if (await store.consumeLink(codeHash, now(), 'extension', entry(member, 'link'))) return true;
-      await store.audit(entry(undefined, 'link'));
+      await refuseLink();
       return false;
     },
   };

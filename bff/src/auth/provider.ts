@@ -120,11 +120,15 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     redirectUri?: string,
     resource?: URL,
   ): Promise<OAuthTokens> {
+    return (await this.#exchangeCode(client, code, redirectUri, resource)).tokens;
+  }
+
+  async #exchangeCode(client: OAuthClientInformationFull, code: string, redirectUri?: string, resource?: URL): Promise<{ grantId: string; tokens: OAuthTokens }> {
     const store = await this.options.store();
     const now = Date.now();
     const stored = await store.findCode(tokenHash(code));
     if (!stored || stored.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
-    if (stored.usedAt !== null) return this.#refuseReusedCode(store, stored, now);
+    if (stored.usedAt !== null) return this.#refuseReusedCode(stored);
     if (stored.expiresAt <= now) throw new InvalidGrantError('The authorization code has expired');
     // RFC 6749 section 4.1.3 (and OAuth 2.1): present and identical when the authorization request named one.
     if (redirectUri === undefined && stored.redirectUriSent) throw new InvalidRequestError('redirect_uri is required: the authorization request included one');
@@ -138,18 +142,28 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     if (!exchanged) {
       // Presented twice at once: the other presentation used the code first (or it just expired).
       const latest = await store.findCode(stored.codeHash);
-      if (latest && latest.usedAt !== null) return this.#refuseReusedCode(store, latest, now);
+      if (latest && latest.usedAt !== null) return this.#refuseReusedCode(latest);
       throw new InvalidGrantError('The authorization code has expired');
     }
     this.options.logger.info({ clientId: client.client_id, member: stored.memberId, grant: grant.id }, 'oauth grant issued');
-    return this.#tokens(grant, refreshToken);
+    return { grantId: grant.id, tokens: await this.#tokens(grant, refreshToken) };
   }
 
-  /** A code presented twice may have been stolen: whatever it was exchanged for is revoked. */
-  async #refuseReusedCode(store: OAuthStore, code: AuthorizationCodeRecord, now: number): Promise<never> {
-    if (code.grantId) await store.revokeGrant(code.grantId, now);
-    this.options.logger.warn({ clientId: code.clientId, member: code.memberId }, 'authorization code reused; grant revoked');
+  async #refuseReusedCode(code: AuthorizationCodeRecord): Promise<never> {
+    await this.revokeReusedGrant(code.grantId, 'authorization code', { clientId: code.clientId, member: code.memberId });
     throw new InvalidGrantError('The authorization code was already used');
+  }
+
+  /**
+   * A one-time credential presented a second time (an authorization code, an extension sign-in
+   * link) may have been stolen, or the answer to its first use lost: the grant that first use
+   * issued is revoked (RFC 6749 section 4.1.2), and nobody keeps a grant they should not have.
+   * True when this ended a grant that was still active.
+   */
+  async revokeReusedGrant(grantId: string | null, credential: 'authorization code' | 'sign-in link', context: Record<string, unknown>): Promise<boolean> {
+    const revoked = grantId !== null && (await (await this.options.store()).revokeGrant(grantId, Date.now()));
+    this.options.logger.warn({ ...context, grant: grantId, revoked }, `${credential} reused; grant revoked`);
+    return revoked;
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
@@ -239,12 +253,13 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   /**
    * A grant for a member without the authorization-code dance, for a sign-in the member
    * proved otherwise (a one-time extension sign-in link, auth/extension-link.ts): the same
-   * code path and storage as a consent, its code issued and exchanged at once.
+   * code path and storage as a consent, its code issued and exchanged at once. The grant's id
+   * comes with the tokens, for the link to remember (revokeReusedGrant).
    */
-  async grantFor(client: OAuthClientInformationFull, memberId: string, resource: string): Promise<OAuthTokens> {
+  async grantFor(client: OAuthClientInformationFull, memberId: string, resource: string): Promise<{ grantId: string; tokens: OAuthTokens }> {
     const redirectUri = client.redirect_uris[0]!;
     const request = { clientId: client.client_id, redirectUri, redirectUriSent: true, codeChallenge: randomToken(), scopes: ALL_SCOPES, resource: this.#checkResource(resource) };
-    return this.exchangeAuthorizationCode(client, await this.issueCode(request, memberId), undefined, redirectUri);
+    return this.#exchangeCode(client, await this.issueCode(request, memberId), redirectUri);
   }
 
   /** RFC 8707: one of the resources this server issues tokens for; absent means the MCP endpoint. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Product } from '@redline/shared';
-import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, NEEDS_ITS_KEY, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINK_GRANT_COLUMN, LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, USED_LINK_SQL, NEEDS_ITS_KEY, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { PG_ANOTHER_ADMIN, PG_LOCKING_ADMINS } from './last-admin.ts';
@@ -44,6 +44,7 @@ const CONSOLE_MIGRATIONS = [
   upstreamKeyTables('BIGINT'),
   QUOTA_ACCOUNT_COLUMN,
   removedUpstreamKeysTable('BIGINT'),
+  LINK_GRANT_COLUMN,
 ];
 
 /** Serialises console migrations between instances starting together ("rcon"). */
@@ -199,10 +200,11 @@ export class PostgresConsoleStore implements ConsoleStore {
     return rows[0]?.member_id;
   }
 
-  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console', audit?: AuditEntry): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console', audit?: AuditEntry, grantId?: string): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+    // One statement: a used link always has its grant.
     const consume = {
-      text: 'UPDATE console_links SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 AND purpose = $3 RETURNING member_id, purpose',
-      values: [now, codeHash, purpose],
+      text: 'UPDATE console_links SET used_at = $1, grant_id = $4 WHERE code_hash = $2 AND used_at IS NULL AND expires_at > $1 AND purpose = $3 RETURNING member_id, purpose',
+      values: [now, codeHash, purpose, grantId ?? null],
     };
     if (!audit) {
       const { rows } = await this.pool.query<{ member_id: string; purpose: LinkPurpose }>(consume);
@@ -211,11 +213,16 @@ export class PostgresConsoleStore implements ConsoleStore {
     // The link and its audit entry in one statement (one transaction): both or neither.
     const { rows } = await this.pool.query<{ member_id: string; purpose: LinkPurpose }>(
       `WITH used AS (${consume.text}),
-       logged AS (INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) SELECT $4, $5, $6, $7, $8, $9, $10 FROM used)
+       logged AS (INSERT INTO console_audit (at, actor_id, actor_name, action, target, detail, address) SELECT $5, $6, $7, $8, $9, $10, $11 FROM used)
        SELECT member_id, purpose FROM used`,
       [...consume.values, ...auditValues(audit)],
     );
     return rows[0] && { memberId: rows[0].member_id, purpose: rows[0].purpose };
+  }
+
+  async usedLink(codeHash: string, purpose: LinkPurpose): Promise<{ memberId: string; grantId: string | null } | undefined> {
+    const { rows } = await this.pool.query<{ member_id: string; grant_id: string | null }>(USED_LINK_SQL(['$1', '$2']), [codeHash, purpose]);
+    return rows[0] && { memberId: rows[0].member_id, grantId: rows[0].grant_id };
   }
 
   async upstreamKeys(): Promise<UpstreamKeyRecord[]> {

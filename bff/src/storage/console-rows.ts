@@ -110,6 +110,12 @@ export const toQuota = (row: QuotaRow): UpstreamQuota => ({ product: row.product
 export const QUOTA_ACCOUNT_COLUMN = "ALTER TABLE upstream_quotas ADD COLUMN account TEXT NOT NULL DEFAULT ''";
 
 /**
+ * The fifth console migration: the grant an extension link's redemption issued, set in the
+ * statement that marks the link used, so that the link presented again revokes it.
+ */
+export const LINK_GRANT_COLUMN = 'ALTER TABLE console_links ADD COLUMN grant_id TEXT';
+
+/**
  * Operations that still need the key they started with (both dialects, for `WHERE upstream_key_id
  * = … AND`): pending ones, except those none of whose attempts may have run (UNSENT), which go out
  * with the key in use (ledger.countAttempt), such as a part that never ran of a document settled
@@ -151,6 +157,9 @@ export const PURGE_ENDED_SESSIONS_SQL = (cutoff: string) => [
   `DELETE FROM console_sessions WHERE expires_at < ${cutoff} OR revoked_at < ${cutoff}`,
   `DELETE FROM console_links WHERE expires_at < ${cutoff}`,
 ];
+
+/** Both dialects, with parameters code_hash, purpose: a used link's member and grant. */
+export const USED_LINK_SQL = (p: [string, string]) => `SELECT member_id, grant_id FROM console_links WHERE code_hash = ${p[0]} AND purpose = ${p[1]} AND used_at IS NOT NULL`;
 
 /** Both dialects, with parameters member_id, purpose, created_by, since: the maker's links for the member since then, and the oldest's time. */
 export const LINKS_MADE_SINCE_SQL = (p: [string, string, string, string]) =>

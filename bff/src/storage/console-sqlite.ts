@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Product } from '@redline/shared';
-import { LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, NEEDS_ITS_KEY, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
+import { LINK_GRANT_COLUMN, LINKS_MADE_SINCE_SQL, PURGE_ENDED_SESSIONS_SQL, USED_LINK_SQL, NEEDS_ITS_KEY, QUOTA_ACCOUNT_COLUMN, removedUpstreamKeysTable, toAudit, toQuota, toSession, toUpstreamKey, upstreamKeyTables, upstreamKeyValues, wasOpen, type AuditRow, type QuotaRow, type SessionRow, type UpstreamKeyRow } from './console-rows.ts';
 import type { AuditEntry, ConsoleStore, KeyTest, LinkPurpose, NewSession, NewSignInLink, SessionRecord, UpstreamKeyRecord, UpstreamQuota, UsageRow } from './console-store.ts';
 import type { BudgetChange, Budgets, MemberRecord, Role } from './ledger.ts';
 import { SQLITE_ANOTHER_ADMIN } from './last-admin.ts';
@@ -42,6 +42,7 @@ const CONSOLE_MIGRATIONS = [
   upstreamKeyTables('INTEGER'),
   QUOTA_ACCOUNT_COLUMN,
   removedUpstreamKeysTable('INTEGER'),
+  LINK_GRANT_COLUMN,
 ];
 
 export class SqliteConsoleStore implements ConsoleStore {
@@ -182,15 +183,20 @@ export class SqliteConsoleStore implements ConsoleStore {
     return row?.member_id;
   }
 
-  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console', audit?: AuditEntry): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
+  async consumeLink(codeHash: string, now: number, purpose: LinkPurpose = 'console', audit?: AuditEntry, grantId?: string): Promise<{ memberId: string; purpose: LinkPurpose } | undefined> {
     return this.db.transaction(() => {
-      // One statement: of two requests with the same code, only one sees used_at IS NULL.
+      // One statement: of two requests with the same code, only one sees used_at IS NULL (and a used link always has its grant).
       const row = this.db
-        .prepare('UPDATE console_links SET used_at = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND purpose = ? RETURNING member_id, purpose')
-        .get(now, codeHash, now, purpose) as { member_id: string; purpose: LinkPurpose } | undefined;
+        .prepare('UPDATE console_links SET used_at = ?, grant_id = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? AND purpose = ? RETURNING member_id, purpose')
+        .get(now, grantId ?? null, codeHash, now, purpose) as { member_id: string; purpose: LinkPurpose } | undefined;
       if (row && audit) this.#audit(audit);
       return row && { memberId: row.member_id, purpose: row.purpose };
     }).immediate();
+  }
+
+  async usedLink(codeHash: string, purpose: LinkPurpose): Promise<{ memberId: string; grantId: string | null } | undefined> {
+    const row = this.db.prepare(USED_LINK_SQL(['?', '?'])).get(codeHash, purpose) as { member_id: string; grant_id: string | null } | undefined;
+    return row && { memberId: row.member_id, grantId: row.grant_id };
   }
 
   async upstreamKeys(): Promise<UpstreamKeyRecord[]> {

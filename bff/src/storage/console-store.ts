@@ -157,9 +157,12 @@ export interface ConsoleStore {
    * member; undefined when used, expired, unknown or meant for the other purpose. `audit` is
    * written in the same transaction, only when the link was used up here. A sign-in stores
    * what the link opens first and uses the link up last, so a failure in between leaves the
-   * link working.
+   * link working. `grantId`, the OAuth grant an extension link opened, is stored with the mark
+   * (the same statement), for usedLink.
    */
-  consumeLink(codeHash: string, now: number, purpose?: LinkPurpose, audit?: AuditEntry): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
+  consumeLink(codeHash: string, now: number, purpose?: LinkPurpose, audit?: AuditEntry, grantId?: string): Promise<{ memberId: string; purpose: LinkPurpose } | undefined>;
+  /** A used link of this purpose (expired or not): its member and the grant its use opened (null when none was stored with it). */
+  usedLink(codeHash: string, purpose: LinkPurpose): Promise<{ memberId: string; grantId: string | null } | undefined>;
 
   upstreamKeys(): Promise<UpstreamKeyRecord[]>;
   addUpstreamKey(key: UpstreamKeyRecord): Promise<void>;
