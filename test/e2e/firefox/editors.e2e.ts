@@ -34,6 +34,10 @@ interface EditorCase {
   undo: boolean;
   /** The root is editable only once clicked (ContentTools makes the clicked paragraph editable). */
   click?: true;
+  /** The editor records an undo step this long after an edit (Vditor's `undoDelay`): Ctrl+Z waits for it. */
+  undoDelayMs?: number;
+  /** The page's value writes every space as a no-break space (Quill 2.0's getSemanticHTML): read as spaces. */
+  spacesAsNbsp?: true;
 }
 
 // Over BiDi, Firefox reports the about:srcdoc frame with its parent's URL: it is the page's one child frame.
@@ -106,6 +110,20 @@ const EDITORS: EditorCase[] = [
         { name: 'contenteditable plaintext-only', page: 'plaintext-only', root: '#editor', undo: true },
         { name: 'right-to-left textarea', page: 'rtl-field', root: '#field', field: true as const, undo: true },
         { name: 'right-to-left contenteditable', page: 'rtl-editor', root: '#editor', undo: true },
+        // The sixth and seventh outside probes (outside-editors-6/7.e2e.ts), first run here on 2026-12-02.
+        { name: 'react-quill-new (controlled value)', page: 'react-quill-new', root: '.ql-editor', undo: true, spacesAsNbsp: true as const },
+        { name: '@uiw/react-md-editor (controlled value)', page: 'react-md-editor', root: '.w-md-editor-text-input', field: true as const, undo: true },
+        { name: 'MDXEditor', page: 'mdxeditor', root: '.mdx-content', undo: true },
+        { name: '@tinymce/tinymce-react', page: 'tinymce-react', root: 'body#tinymce', frame: childFrame, undo: true },
+        { name: 'react-simplemde-editor', page: 'react-simplemde', root: '.CodeMirror textarea', marker: true, undo: true },
+        { name: 'Novel (Tiptap 2 in React)', page: 'novel', root: '.ProseMirror', undo: true },
+        { name: 'Vditor WYSIWYG', page: 'vditor', query: 'mode=wysiwyg', root: '.vditor-wysiwyg .vditor-reset', undo: true, undoDelayMs: 1000 },
+        { name: 'Vditor instant rendering', page: 'vditor', query: 'mode=ir', root: '.vditor-ir .vditor-reset', undo: true, undoDelayMs: 1000 },
+        { name: 'Vditor markdown source', page: 'vditor', query: 'mode=sv', root: '.vditor-sv.vditor-reset', undo: true, undoDelayMs: 1000 },
+        { name: 'ngx-quill ([(ngModel)])', page: 'ngx-quill', root: '.ql-editor', undo: true, spacesAsNbsp: true as const },
+        { name: 'Tiptap 3 in React (controlled)', page: 'tiptap-react', root: '.ProseMirror', undo: true },
+        { name: 'Milkdown Crepe', page: 'crepe', root: '.milkdown .ProseMirror', undo: true },
+        { name: 'Lexical with a table', page: 'lexical-table', root: '#editor', undo: true },
       ]
     : []),
   // Already in firefox.e2e.ts; here too (EXTRA=1) to hold a change in the extension to all of them at once.
@@ -119,7 +137,8 @@ const EDITORS: EditorCase[] = [
 ];
 
 /** The editor's document as its own model holds it (Editor.js reads it back asynchronously). */
-const modelText = (tab: Page): Promise<string> => tab.evaluate(() => (window as unknown as { editorText(): string | Promise<string> }).editorText());
+const modelText = (tab: Page, editor?: EditorCase): Promise<string> =>
+  tab.evaluate(() => (window as unknown as { editorText(): string | Promise<string> }).editorText()).then((text) => (editor?.spacesAsNbsp ? text.replace(/\u00a0/g, ' ') : text));
 
 /** The toast's text in any frame of the tab (TinyMCE's shows in its iframe). */
 async function anyToast(tab: Page): Promise<string> {
@@ -177,7 +196,7 @@ for (const editor of EDITORS) {
       if (editor.frame) await poll(async () => editor.frame!(tab)?.$(editor.root) ?? null, (found) => found !== null, 10_000);
       await (editor.frame ? editor.frame(tab)! : tab.mainFrame()).waitForSelector(editor.root);
       const frame = await focusRoot(tab, editor);
-      const before = await modelText(tab);
+      const before = await modelText(tab, editor);
       expect(before).toContain(ORIGINAL);
 
       // Capture and highlights.
@@ -190,7 +209,7 @@ for (const editor of EDITORS) {
         : editor.field
           ? await overlayMarks(tab)
           : await highlights(frame);
-      result.unchangedByCheck = (await modelText(tab)) === before;
+      result.unchangedByCheck = (await modelText(tab, editor)) === before;
 
       // Humanize, accept the first suggestion from the sidebar.
       await focusRoot(tab, editor);
@@ -213,7 +232,7 @@ for (const editor of EDITORS) {
         result.applyProblem = outcome.problem || undefined;
         result.strategy = await sidebar.$eval(first, (item) => item.getAttribute('data-strategy')).catch(() => null);
         const expected = before.replace(ORIGINAL, SUGGESTION);
-        const after = await poll(() => modelText(tab), (text) => text === expected, outcome.decision === 'Accepted' ? 5_000 : 1_000);
+        const after = await poll(() => modelText(tab, editor), (text) => text === expected, outcome.decision === 'Accepted' ? 5_000 : 1_000);
         result.modelHoldsSuggestion = after === expected;
         result.modelUnchanged = after === before;
         if (!result.modelHoldsSuggestion && !result.modelUnchanged) result.modelAfterAccept = after;
@@ -221,10 +240,11 @@ for (const editor of EDITORS) {
         if (result.modelHoldsSuggestion && editor.undo) {
           await tab.bringToFront();
           await focusRoot(tab, editor);
+          await sleep(editor.undoDelayMs ?? 0);
           await tab.keyboard.down('Control');
           await tab.keyboard.press('z');
           await tab.keyboard.up('Control');
-          const undone = await poll(() => modelText(tab), (text) => text === before, 5_000);
+          const undone = await poll(() => modelText(tab, editor), (text) => text === before, 5_000);
           result.undoRestores = undone === before;
           if (!result.undoRestores) result.modelAfterUndo = undone;
         }

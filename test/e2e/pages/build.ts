@@ -100,6 +100,10 @@ const PAGES: Record<string, string> = {
   'tinymce-react': '<h1>TinyMCE React component (controlled)</h1><div id="app"></div>',
   'react-simplemde': '<h1>react-simplemde-editor (EasyMDE in React, controlled)</h1><link rel="stylesheet" href="./easymde.min.css"><div id="app"></div>',
   novel: '<h1>Novel (Tiptap 2 in React)</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
+  'ngx-quill': '<h1>ngx-quill (Quill 2 in Angular, [(ngModel)])</h1><link rel="stylesheet" href="./quill.snow.css"><draft-form></draft-form>',
+  'tiptap-react': '<h1>Tiptap 3 in React (controlled)</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
+  crepe: '<h1>Milkdown Crepe</h1><link rel="stylesheet" href="./crepe/common/style.css"><link rel="stylesheet" href="./crepe/frame/style.css"><div id="editor" style="border: 1px solid #888;"></div>',
+  'lexical-table': '<h1>Lexical with a table</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
@@ -213,6 +217,7 @@ export async function buildPages(): Promise<void> {
   cpSync(resolve('quill/dist/quill.snow.css'), path.join(PAGES_DIR, 'quill.snow.css'));
   cpSync(resolve('@uiw/react-md-editor/markdown-editor.css'), path.join(PAGES_DIR, 'react-md-editor.css'));
   cpSync(resolve('@mdxeditor/editor/style.css'), path.join(PAGES_DIR, 'mdxeditor.css'));
+  for (const theme of ['common', 'frame']) cpSync(path.join(path.dirname(resolve('@milkdown/crepe')), '..', 'theme', theme), path.join(PAGES_DIR, 'crepe', theme), { recursive: true });
   // Vditor loads Lute, its language and its icons from its `cdn` option's folder (pages/vditor.ts).
   const vditor = path.dirname(resolve('vditor/package.json'));
   for (const part of ['index.css', 'js/lute', 'js/i18n', 'js/icons', 'css']) cpSync(path.join(vditor, 'dist', part), path.join(PAGES_DIR, 'vditor', 'dist', part), { recursive: true });
