@@ -4,6 +4,8 @@ import { test, expect, type Stack } from './fixtures.ts';
 import { ORIGINAL, SECOND_ORIGINAL, SUGGESTION, SECOND_SUGGESTION, TYPED, accept, modelText } from './outside-probe.ts';
 import { highlightedTexts, waitForToast } from './page-probes.ts';
 import { AI_SENTENCES, FORMATTED_TEXT } from './pages/text.ts';
+import { expectUndoAsTheNoteSays } from './undo-probes.ts';
+import { acceptEdited } from './formatted-page.ts';
 
 // A seventh outside probe (2026-12-02): editors the other probes left out, as apps wire them,
 // each read back from what the app would save (never the DOM alone): ngx-quill (Quill 2 behind
@@ -26,6 +28,7 @@ interface Editor {
 const EDITORS: Editor[] = [
   // The field's HTML as text, one line per paragraph each ending in a newline, as Quill's getText() writes it.
   { name: 'ngx-quill ([(ngModel)] HTML)', page: 'ngx-quill', root: '.ql-editor', typedAt: (text) => text.length - 1 },
+  { name: '@vueup/vue-quill (v-model:content HTML)', page: 'vue-quill', root: '.ql-editor', typedAt: (text) => text.length - 1 },
   { name: 'Tiptap 3 in React (controlled HTML state)', page: 'tiptap-react', root: '.ProseMirror' },
   { name: 'Milkdown Crepe (Markdown from markdownUpdated)', page: 'crepe', root: '.milkdown .ProseMirror' },
   { name: 'Lexical with a table (AI text in a cell, exported HTML)', page: 'lexical-table', root: '#editor' },
@@ -169,6 +172,52 @@ for (const editor of EDITORS) {
     await expectInSync(page);
     await typeAtEnd(page, editor, second);
     await expectInSync(page);
+    await panel.close();
+  });
+}
+
+for (const editor of EDITORS) {
+  test(`${editor.name}: Accept all goes into the saved value, and undo takes it back in as many steps as the panel says`, async ({ page, stack }) => {
+    const before = await open(page, stack, editor, '', ORIGINAL);
+    const savedBefore = await probe(page, 'editorSerialized');
+    const panel = await humanize(page, stack, 'cognia');
+    await panel.getByRole('button', { name: 'Accept all (2)' }).click();
+    await expect(panel.getByTestId('decision').or(panel.getByTestId('apply-problem'))).toHaveCount(2, { timeout: 30_000 });
+    await expect(panel.getByTestId('decision')).toHaveText(['Accepted', 'Accepted']);
+    await expect.poll(() => modelText(page), { timeout: 3000 }).toBe(before.replace(ORIGINAL, SUGGESTION).replace(SECOND_ORIGINAL, SECOND_SUGGESTION));
+    await expectInSync(page);
+    await expectUndoAsTheNoteSays(page, page.mainFrame(), editor.root, panel, before, modelText);
+    await expect.poll(() => rawSaved(page), { timeout: 3000 }).toBe(savedBefore);
+    await panel.close();
+  });
+}
+
+// The writer's own edit of the first suggestion, whose changed words begin inside the bold run and
+// run out of it ("artificial **intelligence** plays a crucial role in" → "artificial minds shape"):
+// the saved value holds exactly the sentence as edited with balanced markup, or is as it was.
+const STRADDLING = SENTENCES[0]!.replace('intelligence plays a crucial role in', 'minds shape');
+for (const editor of EDITORS) {
+  test(`${editor.name} (formatted): an edited suggestion whose change runs out of a bold run goes in whole, the link kept, or nothing changes`, async ({ page, stack }) => {
+    const before = await open(page, stack, editor, '?formatted', SENTENCES[0]!);
+    const savedBefore = await probe(page, 'editorSerialized');
+    const panel = await humanize(page, stack, 'huma_v2');
+    const said = await acceptEdited(panel, 0, STRADDLING);
+    await page.waitForTimeout(500);
+    const saved = await savedValue(page);
+    console.log(`${editor.name} (straddling): ${said}; saved: ${JSON.stringify(saved)}`);
+    if (said === 'accepted') {
+      expect(await modelText(page)).toBe(before.replace(SENTENCES[0]!, STRADDLING));
+      expect(saved).toMatch(LINKED);
+      expect(saved).not.toContain('intelligence');
+      // Every `**` opens and closes a run: none is left alone, to be shown as text.
+      expect((saved.match(/\*\*/g) ?? []).length % 2).toBe(0);
+      await expectInSync(page);
+      expect(await undoUntil(page, editor, before)).toBeLessThanOrEqual(3);
+      await expect.poll(() => rawSaved(page), { timeout: 3000 }).toBe(savedBefore);
+    } else {
+      expect(await modelText(page)).toBe(before);
+      expect(await rawSaved(page)).toBe(savedBefore);
+    }
     await panel.close();
   });
 }

@@ -121,6 +121,7 @@ const EDITORS: EditorCase[] = [
         { name: 'Vditor instant rendering', page: 'vditor', query: 'mode=ir', root: '.vditor-ir .vditor-reset', undo: true, undoDelayMs: 1000 },
         { name: 'Vditor markdown source', page: 'vditor', query: 'mode=sv', root: '.vditor-sv.vditor-reset', undo: true, undoDelayMs: 1000 },
         { name: 'ngx-quill ([(ngModel)])', page: 'ngx-quill', root: '.ql-editor', undo: true, spacesAsNbsp: true as const },
+        { name: '@vueup/vue-quill (v-model:content)', page: 'vue-quill', root: '.ql-editor', undo: true },
         { name: 'Tiptap 3 in React (controlled)', page: 'tiptap-react', root: '.ProseMirror', undo: true },
         { name: 'Milkdown Crepe', page: 'crepe', root: '.milkdown .ProseMirror', undo: true },
         { name: 'Lexical with a table', page: 'lexical-table', root: '#editor', undo: true },

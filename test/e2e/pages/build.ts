@@ -102,6 +102,7 @@ const PAGES: Record<string, string> = {
   novel: '<h1>Novel (Tiptap 2 in React)</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
   'ngx-quill': '<h1>ngx-quill (Quill 2 in Angular, [(ngModel)])</h1><link rel="stylesheet" href="./quill.snow.css"><draft-form></draft-form>',
   'tiptap-react': '<h1>Tiptap 3 in React (controlled)</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
+  'vue-quill': '<h1>@vueup/vue-quill (Quill 2 in Vue 3, v-model:content)</h1><link rel="stylesheet" href="./quill.snow.css"><div id="app"></div>',
   crepe: '<h1>Milkdown Crepe</h1><link rel="stylesheet" href="./crepe/common/style.css"><link rel="stylesheet" href="./crepe/frame/style.css"><div id="editor" style="border: 1px solid #888;"></div>',
   'lexical-table': '<h1>Lexical with a table</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
