@@ -4,7 +4,7 @@ import { ContentCommand, ToBackground, isOwnSender, type CheckReply, type Produc
 import { withConnection } from '../lib/account.ts';
 import { getSettings } from '../lib/settings.ts';
 import { buildSuggestions } from '../lib/rewrite.ts';
-import { clearTabState, setIgnoredItems, setLiveItems, setPanelFocus, setTabCheck } from '../lib/tab-state.ts';
+import { clearTabState, endInterruptedChecks, setIgnoredItems, setLiveItems, setPanelFocus, setTabCheck } from '../lib/tab-state.ts';
 import { recordCheck } from '../lib/history.ts';
 import { summarize } from '../lib/summary.ts';
 import { finished, underUnfinishedId } from '../lib/unfinished-checks.ts';
@@ -86,7 +86,15 @@ async function handleCheck(asked: CheckMessage, tab: Browser.tabs.Tab, frameId: 
   return { ok: false, error: result.error };
 }
 
+/** What the side panel says of a check the stopped service worker was waiting on (unfinished-checks.ts keeps its id). */
+const STOPPED_MID_CHECK = {
+  code: 'extension_reloaded',
+  message: 'The extension stopped during this check (the browser ends its background work now and then). Check the same text again within 10 minutes: it is answered from this check, not charged again.',
+};
+
 export default defineBackground(() => {
+  // Before any message: a check recorded meanwhile is a live one, not one to end.
+  const started = endInterruptedChecks(STOPPED_MID_CHECK).catch(() => {});
   browser.runtime.onInstalled.addListener(() => {
     void browser.contextMenus.removeAll().then(() => {
       for (const [id, { title }] of Object.entries(MENU)) {
@@ -126,13 +134,16 @@ export default defineBackground(() => {
     const message = parsed.data;
     if (message.type === 'check') {
       if (!sender.tab?.id) return Promise.resolve<CheckReply>({ ok: false, error: { code: 'invalid_request', message: 'Checks come from a page.' } });
-      return handleCheck(message, sender.tab, sender.frameId ?? 0);
+      const tab = sender.tab;
+      return started.then(() => handleCheck(message, tab, sender.frameId ?? 0));
     }
     if (message.type === 'live' && sender.tab?.id !== undefined) {
-      return setLiveItems(sender.tab.id, message.product, message.indices, message.undone);
+      const tabId = sender.tab.id;
+      return started.then(() => setLiveItems(tabId, message.product, message.indices, message.undone));
     }
     if (message.type === 'ignored' && sender.tab?.id !== undefined) {
-      return setIgnoredItems(sender.tab.id, message.product, message.indices);
+      const tabId = sender.tab.id;
+      return started.then(() => setIgnoredItems(tabId, message.product, message.indices));
     }
     if (message.type === 'open-panel' && sender.tab?.id !== undefined) {
       const tabId = sender.tab.id;

@@ -62,6 +62,23 @@ export async function setTabCheck(tabId: number, url: string, check: TabCheck): 
   await storage.setItem(keyOf(tabId), state);
 }
 
+/**
+ * Ends the checks a stopped service worker left `checking`: their requests ended with it, and
+ * nothing will answer them. Run when the worker starts, before it takes any message, so the side
+ * panel says what happened instead of waiting for ever.
+ */
+export async function endInterruptedChecks(error: CheckError): Promise<void> {
+  const stored = await storage.snapshot('session');
+  for (const [key, value] of Object.entries(stored)) {
+    if (!key.startsWith('tab-') || key.includes('$')) continue;
+    const state = value as TabState;
+    const interrupted = Object.values(state.checks).filter((check) => check?.status === 'checking');
+    if (interrupted.length === 0) continue;
+    for (const check of interrupted) Object.assign(check!, { status: 'error', finishedAt: Date.now(), error });
+    await storage.setItem(`session:${key}`, state);
+  }
+}
+
 export async function setLiveItems(tabId: number, product: ProductName, indices: number[], undone?: number[]): Promise<void> {
   const state = await getTabState(tabId);
   const check = state?.checks[product];
