@@ -100,32 +100,28 @@ export function parseSignInInput(input: string): { server?: string; code: string
  * server signs in; one the server answered has used the link up, and the member is told so.
  */
 export async function redeemCode(server: TeamServer, clientId: string, code: string): Promise<{ grant: Grant; memberName: string }> {
-  let lost = false;
-  for (const delay of [0, ...REPEAT_DELAYS_MS]) {
-    if (lost) await new Promise((resolve) => setTimeout(resolve, delay));
-    let response: Response;
-    try {
-      response = await fetch(new URL('/oauth/extension-link', server.as.issuer), {
+  let answer: RepeatedAnswer;
+  try {
+    answer = await sendRepeatingLost(() =>
+      fetch(new URL('/oauth/extension-link', server.as.issuer), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ code, client_id: clientId }),
-      });
-      if (await answerLost(response)) throw new AnswerLost();
-    } catch {
-      lost = true;
-      continue;
-    }
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok || typeof body.access_token !== 'string' || typeof body.refresh_token !== 'string') {
-      if (lost && body.error === 'invalid_grant') {
-        throw new SignInError("The server's answer was lost on the way, and the sign-in link it answered works only once. Ask your administrator for a new one.", 'invalid_grant');
-      }
-      throw new SignInError(String(body.error_description ?? `The server answered HTTP ${response.status}.`), typeof body.error === 'string' ? body.error : undefined);
-    }
-    const member = body.member as { name?: unknown } | undefined;
-    return { grant: toGrant(server, clientId, body as unknown as oauth.TokenEndpointResponse), memberName: String(member?.name ?? '') };
+      }),
+    );
+  } catch {
+    throw unreachable(server.url);
   }
-  throw unreachable(server.url);
+  const { response, afterLost } = answer;
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok || typeof body.access_token !== 'string' || typeof body.refresh_token !== 'string') {
+    if (afterLost && body.error === 'invalid_grant') {
+      throw new SignInError("The server's answer was lost on the way, and the sign-in link it answered works only once. Ask your administrator for a new one.", 'invalid_grant');
+    }
+    throw new SignInError(String(body.error_description ?? `The server answered HTTP ${response.status}.`), typeof body.error === 'string' ? body.error : undefined);
+  }
+  const member = body.member as { name?: unknown } | undefined;
+  return { grant: toGrant(server, clientId, body as unknown as oauth.TokenEndpointResponse), memberName: String(member?.name ?? '') };
 }
 
 export interface AuthorizationStart {
@@ -166,27 +162,20 @@ export async function finishAuthorization(server: TeamServer, clientId: string, 
   } catch (error) {
     throw asSignInError(error, 'Sign-in did not complete');
   }
-  let lost = false;
-  for (let repeat = 0; ; repeat++) {
-    try {
-      const response = await oauth.authorizationCodeGrantRequest(server.as, client, oauth.None(), parameters, redirectUri, start.codeVerifier, {
+  let answer: RepeatedAnswer | undefined;
+  try {
+    answer = await sendRepeatingLost(() =>
+      oauth.authorizationCodeGrantRequest(server.as, client, oauth.None(), parameters, redirectUri, start.codeVerifier, {
         additionalParameters: { resource: server.resource },
         ...options(server.url),
-      });
-      if (await answerLost(response)) throw new AnswerLost();
-      return toGrant(server, clientId, await oauth.processAuthorizationCodeResponse(server.as, client, response));
-    } catch (error) {
-      const delay = REPEAT_DELAYS_MS[repeat];
-      if (error instanceof TypeError && delay !== undefined) {
-        lost = true;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        continue;
-      }
-      if (lost && error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
-        throw new SignInError("Sign-in did not complete: the server's answer was lost on the way, and the sign-in it answered cannot be used twice. Sign in again.", 'invalid_grant');
-      }
-      throw asSignInError(error, 'Sign-in did not complete');
+      }),
+    );
+    return toGrant(server, clientId, await oauth.processAuthorizationCodeResponse(server.as, client, answer.response));
+  } catch (error) {
+    if (answer?.afterLost && error instanceof oauth.ResponseBodyError && error.error === 'invalid_grant') {
+      throw new SignInError("Sign-in did not complete: the server's answer was lost on the way, and the sign-in it answered cannot be used twice. Sign in again.", 'invalid_grant');
     }
+    throw asSignInError(error, 'Sign-in did not complete');
   }
 }
 
@@ -199,20 +188,41 @@ export async function finishAuthorization(server: TeamServer, clientId: string, 
  */
 export async function refresh(server: TeamServer, grant: Grant): Promise<Grant> {
   const client = { client_id: grant.clientId, token_endpoint_auth_method: 'none' };
-  for (let repeat = 0; ; repeat++) {
-    try {
-      const response = await oauth.refreshTokenGrantRequest(server.as, client, oauth.None(), grant.refreshToken, {
+  try {
+    const { response } = await sendRepeatingLost(() =>
+      oauth.refreshTokenGrantRequest(server.as, client, oauth.None(), grant.refreshToken, {
         additionalParameters: { resource: server.resource },
         ...options(server.url),
-      });
-      if (await answerLost(response)) throw new AnswerLost();
-      return toGrant(server, grant.clientId, await oauth.processRefreshTokenResponse(server.as, client, response));
+      }),
+    );
+    return toGrant(server, grant.clientId, await oauth.processRefreshTokenResponse(server.as, client, response));
+  } catch (error) {
+    throw asSignInError(error, 'Your sign-in could not be renewed');
+  }
+}
+
+/** An answer from the server; `afterLost`: an earlier answer to the same request was lost (a refusal may answer that one). */
+interface RepeatedAnswer {
+  response: Response;
+  afterLost: boolean;
+}
+
+/**
+ * Sends a request, repeating it (REPEAT_DELAYS_MS) while its answer is lost: no answer (fetch's
+ * TypeError), its body cut off, or a gateway's status in its place. Throws AnswerLost when every
+ * answer was lost.
+ */
+async function sendRepeatingLost(send: () => Promise<Response>): Promise<RepeatedAnswer> {
+  for (let repeat = 0; ; repeat++) {
+    try {
+      const response = await send();
+      if (!(await answerLost(response))) return { response, afterLost: repeat > 0 };
     } catch (error) {
-      const delay = REPEAT_DELAYS_MS[repeat];
-      // A TypeError: fetch found no answer (refused, cut), or answerLost() below.
-      if (delay === undefined || !(error instanceof TypeError)) throw asSignInError(error, 'Your sign-in could not be renewed');
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (!(error instanceof TypeError)) throw error;
     }
+    const delay = REPEAT_DELAYS_MS[repeat];
+    if (delay === undefined) throw new AnswerLost();
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
 

@@ -162,7 +162,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
    */
   async revokeReusedGrant(grantId: string | null, credential: 'authorization code' | 'sign-in link', context: Record<string, unknown>): Promise<boolean> {
     const revoked = grantId !== null && (await (await this.options.store()).revokeGrant(grantId, Date.now()));
-    this.options.logger.warn({ ...context, grant: grantId, revoked }, `${credential} reused; grant revoked`);
+    this.options.logger.warn({ ...context, grant: grantId, revoked }, `${credential} reused${revoked ? '; grant revoked' : ''}`);
     return revoked;
   }
 
