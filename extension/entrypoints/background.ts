@@ -57,7 +57,11 @@ async function handleSentence(message: CheckMessage): Promise<CheckReply> {
 
 async function handleCheck(asked: CheckMessage, tab: Browser.tabs.Tab, frameId: number): Promise<CheckReply> {
   const message = await underUnfinishedId(asked);
-  if (message.scope === 'sentence') return handleSentence(message);
+  const reply = await (message.scope === 'sentence' ? handleSentence(message) : handleTabCheck(message, tab, frameId));
+  return { ...reply, operationId: message.operationId };
+}
+
+async function handleTabCheck(message: CheckMessage, tab: Browser.tabs.Tab, frameId: number): Promise<CheckReply> {
   const tabId = tab.id!;
   const url = tab.url ?? '';
   const started = {

@@ -93,7 +93,11 @@ export interface SuggestionSpan {
   end: number;
 }
 
-export type CheckReply = { ok: true; response: unknown; suggestions?: SuggestionSpan[] } | { ok: false; error: CheckError };
+/**
+ * `operationId`: the id the check was sent under, which is not the page's own when it repeated an
+ * unfinished check (unfinished-checks.ts): the page asks under it from then on.
+ */
+export type CheckReply = ({ ok: true; response: unknown; suggestions?: SuggestionSpan[] } | { ok: false; error: CheckError }) & { operationId?: string };
 
 /**
  * `applied`: read back in the editor. `withdrawn`: the sentence changed since the rewrite.

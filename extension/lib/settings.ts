@@ -1,4 +1,4 @@
-import { storage } from '#imports';
+import { localItem } from './local-item.ts';
 import type { DetectorVersion, HumanizerModel } from '@redline/shared';
 
 export interface Settings {
@@ -21,10 +21,10 @@ export const DEFAULT_SETTINGS: Settings = {
   keepTerms: [],
 };
 
-export const settingsItem = storage.defineItem<Settings>('local:settings', { fallback: DEFAULT_SETTINGS });
+export const settingsItem = localItem<Settings>('settings', DEFAULT_SETTINGS);
 
 /** A member token pasted under Advanced on the options page (signing in is the usual way: lib/account.ts). */
-export const tokenItem = storage.defineItem<string>('local:memberToken', { fallback: '' });
+export const tokenItem = localItem('memberToken', '');
 
 /**
  * The detector version every check asks for: v3 is the only one whose answer (sentence labels)

@@ -1,4 +1,4 @@
-import { storage } from '#imports';
+import { localItem } from '../local-item.ts';
 
 /**
  * Sentences the writer chose to ignore, per document (the page's address), kept in extension
@@ -6,7 +6,7 @@ import { storage } from '#imports';
  */
 type IgnoredByDocument = Record<string, { at: number; sentences: string[] }>;
 
-const ignoredItem = storage.defineItem<IgnoredByDocument>('local:ignoredSentences', { fallback: {} });
+const ignoredItem = localItem<IgnoredByDocument>('ignoredSentences', {});
 /** The oldest documents are forgotten past this many. */
 const KEEP_DOCUMENTS = 200;
 

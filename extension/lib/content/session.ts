@@ -244,6 +244,7 @@ export class PageSession {
     } catch {
       reply = { ok: false, error: connectionLost() };
     }
+    if (reply.operationId) this.#operationIds.set(fingerprint, reply.operationId);
     if (!reply.ok) {
       if (prepared) disposePrepared(this.#takePrepared(target));
       return this.#showError(reply.error, () => void this.#send(product, target, text, words, settings));
