@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { humanize } from '@redline/shared/analysis';
 import { HUMANIZER_MODELS } from '@redline/shared';
-import { editRegions, runsRemovedFirst, withRegions, type EditRegion } from '../../extension/lib/content/edit-regions.ts';
+import { cutAtHiddenMarkup, editRegions, runsRemovedFirst, withRegions, type EditRegion } from '../../extension/lib/content/edit-regions.ts';
 
 /** Words, spaces, punctuation, an emoji and a CJK character: what a sentence and its rewrite are made of. */
 const token = fc.constantFrom('the', '😃', 'The', 'tools', 'use', 'utilize', 'effective', 'It', 'is', 'important', ' ', ' ', '  ', ',', '.', ';', '"', '😀', '語', '\u00a0', 'e.g.', "it's");
@@ -228,5 +228,51 @@ describe('formatting runs removed first (ProseMirror)', () => {
     // Within one run, or deleting only: nothing to take out first.
     expect(runsRemovedFirst(original, ' Moreover, groups face', inOneRun(runOf))).toBeUndefined();
     expect(runsRemovedFirst(original, ' face', inOneRun(runOf))).toBeUndefined();
+  });
+});
+
+describe('parts cut at hidden markup (Vditor instant rendering)', () => {
+  const hiddenAt = (places: ReadonlySet<number>) => (start: number, end: number) => [...places].filter((at) => at > start && at < end).sort((a, b) => a - b);
+
+  it('still turn the original into the replacement, each piece replacing something with something, none holding a hidden place unless its part could not be cut', () => {
+    fc.assert(
+      fc.property(sentence, sentence, fc.uniqueArray(fc.nat(60), { maxLength: 4 }), (original, replacement, places) => {
+        const parts = editRegions(original, replacement, () => false);
+        // Markup sits between two characters, never inside a surrogate pair.
+        const hidden = new Set(places.filter((at) => at > 0 && at < original.length && !(original.charCodeAt(at) >= 0xdc00 && original.charCodeAt(at) <= 0xdfff)));
+        const inside = hiddenAt(hidden);
+        const pieces = cutAtHiddenMarkup(original, parts, inside);
+        expect(withRegions(original, pieces)).toBe(replacement);
+        // In order, never overlapping (a cut part's pieces touch).
+        pieces.forEach((piece, i) => expect(piece.start).toBeGreaterThanOrEqual(pieces[i - 1]?.end ?? 0));
+        for (const piece of pieces) {
+          if (parts.includes(piece)) continue; // left whole
+          expect(inside(piece.start, piece.end)).toEqual([]);
+          expect(piece.end).toBeGreaterThan(piece.start);
+          expect(piece.text.length).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("put the new words before a bold run's hidden closing marker and delete the rest after it", () => {
+    // The sentence of the describe above: "artificial intelligence" bold, "fostering innovation" a link.
+    const original = 'It is clear that artificial intelligence plays a crucial role in fostering innovation.';
+    const closing = original.indexOf(' plays');
+    const runOf = Array.from(original, (_, at) => (at >= original.indexOf('artificial') && at < closing ? 1 : at >= original.indexOf('fostering') && at < original.indexOf('.') ? 2 : 0));
+    const replacement = 'It is clear that artificial minds shape fostering innovation.';
+    const parts = editRegions(original, replacement, inOneRun(runOf), () => false, (a, b) => runOf[a] === runOf[b]);
+    expect(parts.map((part) => original.slice(part.start, part.end))).toEqual(['intelligence plays a crucial role in']);
+    const pieces = cutAtHiddenMarkup(original, parts, hiddenAt(new Set([closing])));
+    expect(pieces.map((piece) => [original.slice(piece.start, piece.end), piece.text])).toEqual([
+      ['intelligence', 'minds shape'],
+      [' plays a crucial role in ', ' '],
+    ]);
+    expect(withRegions(original, pieces)).toBe(replacement);
+    // Markup before the link's opening bracket is no hindrance; markup right after the part is: the
+    // character after it is not free, and the part stays whole.
+    expect(cutAtHiddenMarkup(original, parts, hiddenAt(new Set([closing, original.indexOf('fostering')])))).toEqual(pieces);
+    expect(cutAtHiddenMarkup(original, parts, hiddenAt(new Set([closing, original.indexOf(' fostering')])))).toEqual(parts);
   });
 });

@@ -2,8 +2,8 @@ import { askPage } from '../page/bridge.ts';
 import { editNatively } from '../page/native-edit.ts';
 import type { Strategy } from './editors.ts';
 import { isReadOnly, type DomTarget, type Target } from './target.ts';
-import { SPACER, type DomText } from './dom-text.ts';
-import { editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
+import { HIDDEN_MARKUP, SPACER, type DomText } from './dom-text.ts';
+import { cutAtHiddenMarkup, editRegions, runsRemovedFirst, shortestChange, type EditRegion } from './edit-regions.ts';
 import { APPLY_LIMITS, type ApplyLimits } from './apply-limits.ts';
 import { selectText } from './select.ts';
 import { keptBeside, readRange, type RangeReading } from './region-in-text.ts';
@@ -161,7 +161,8 @@ export async function applyVerified(
   const model = target.kind === 'field' || target.select ? undefined : (target as DomTarget).model();
   const lead = spaceBefore(model, start);
   const from = start - lead.length;
-  const regions = editRegions(lead + original, lead + replacement, joinableIn(model, from), linkEndsIn(model, from), formattedAlikeIn(model, from));
+  const parts = editRegions(lead + original, lead + replacement, joinableIn(model, from), linkEndsIn(model, from), formattedAlikeIn(model, from));
+  const regions = model ? cutAtHiddenMarkup(lead + original, parts, hiddenMarkupIn(target.element, model, from)) : parts;
   // An item with no text of its own (an image) or text the writer cannot edit (a mention chip)
   // inside the words a part replaces would go with them, while the text read back looks right.
   if (model && regions.some((region) => holdsEmbed(target.element, model, from + region.start, from + region.end))) return { status: 'embedded' };
@@ -242,6 +243,45 @@ function joinableIn(model: DomText | undefined, offset: number): (start: number,
     const range = model.range(offset + start, offset + end);
     return range !== undefined && range.startContainer === range.endContainer && range.startContainer.nodeType === Node.TEXT_NODE;
   };
+}
+
+/**
+ * Where hidden markup (HIDDEN_MARKUP) lies strictly inside [start, end) of the sentence: the
+ * offset of the first character after it. Not markup whose node the range holds whole (its pair
+ * goes with it, as when the words of a whole bold run are replaced).
+ */
+function hiddenMarkupIn(root: HTMLElement, model: DomText, offset: number): (start: number, end: number) => number[] {
+  const markers = [...root.querySelectorAll(HIDDEN_MARKUP)].filter((marker) => /[^\s\u200b\u2060\ufeff]/.test(marker.textContent ?? ''));
+  if (markers.length === 0) return () => [];
+  return (start, end) => {
+    const range = model.range(offset + start, offset + end);
+    if (!range) return [];
+    const cuts = new Set<number>();
+    for (const marker of markers) {
+      if (!range.intersectsNode(marker) || (marker.parentElement && holdsWhole(range, marker.parentElement))) continue;
+      const around = marker.ownerDocument.createRange();
+      around.selectNode(marker);
+      const isAfter = (at: number) => {
+        const point = model.position(offset + at);
+        return point !== undefined && around.comparePoint(point.node, point.offset) === 1;
+      };
+      let low = start + 1;
+      let high = end;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (isAfter(mid)) high = mid;
+        else low = mid + 1;
+      }
+      if (low < end && isAfter(low)) cuts.add(low);
+    }
+    return [...cuts].sort((a, b) => a - b);
+  };
+}
+
+function holdsWhole(range: Range, node: Node): boolean {
+  const whole = node.ownerDocument!.createRange();
+  whole.selectNodeContents(node);
+  return range.compareBoundaryPoints(Range.START_TO_START, whole) <= 0 && range.compareBoundaryPoints(Range.END_TO_END, whole) >= 0;
 }
 
 /** Whether the characters at two offsets of the sentence have the same formatting: the same element holds their text. */

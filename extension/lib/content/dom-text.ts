@@ -46,6 +46,8 @@ export const SPACER = '[contenteditable="false"]:is([style*="font-size: 0px"], [
  * code block is in a marker too (`--pre`), and stays text.
  */
 const VDITOR_MARKER = '.vditor-ir__marker:not(.vditor-ir__marker--pre)';
+/** Markup an editor keeps in its DOM and hides from the writer, which an edit must not take half of (apply.ts). */
+export const HIDDEN_MARKUP = VDITOR_MARKER;
 /** Not text the writer wrote: placeholders, editors' filler nodes and hidden markup. */
 const SKIPPED = `[data-slate-zero-width],[data-slate-placeholder],[aria-hidden="true"],${SPACER},${VDITOR_MARKER},script,style,template`;
 const FILLER = /^[\u2060\ufeff]+/;

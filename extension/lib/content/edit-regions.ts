@@ -155,3 +155,29 @@ export function withRegions(original: string, regions: readonly EditRegion[]): s
   }
   return text + original.slice(at);
 }
+
+/**
+ * Cuts a part where the editor holds markup inside it that the writer does not see and the
+ * check did not read (`hiddenInside`: such places strictly inside [start, end), as offsets of
+ * `original`), such as the hidden `**` that closes a bold run in Vditor's instant rendering:
+ * replaced with the words, that marker went, and the editor then dropped the bold. The new
+ * words go in the first piece (the formatting of the part's start, as before); the second
+ * piece is deleted, taking in the character after it (written back), so that it too replaces
+ * one character at least. A part with more than one such place, or no free character after
+ * it, is left whole.
+ */
+export function cutAtHiddenMarkup(original: string, regions: readonly EditRegion[], hiddenInside: (start: number, end: number) => number[]): EditRegion[] {
+  return regions.flatMap((region, i) => {
+    const cuts = region.text === '' ? [] : hiddenInside(region.start, region.end);
+    if (cuts.length !== 1) return [region];
+    const cut = cuts[0]!;
+    const next = regions[i + 1]?.start ?? original.length + 1;
+    const after = region.end < original.length && original.codePointAt(region.end)! > 0xffff ? 2 : 1;
+    if (region.end + after > original.length || region.end + after > next || hiddenInside(cut, region.end + after).length > 0) return [region];
+    const taken = original.slice(region.end, region.end + after);
+    return [
+      { start: region.start, end: cut, text: region.text },
+      { start: cut, end: region.end + after, text: taken },
+    ];
+  });
+}
