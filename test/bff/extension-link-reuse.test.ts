@@ -60,6 +60,16 @@ const usageStatus = async (accessToken: string) => (await h.call('/v1/usage', un
 const redeemRaw = (code: string, client = clientId) =>
   fetch(`${h.bff.url}/oauth/extension-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, client_id: client }) });
 
+/** A raw MCP request with an assistant's access token: 200, or 401 once its grant is revoked. */
+const mcpStatus = async (accessToken: string) =>
+  (
+    await fetch(`${h.bff.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    })
+  ).status;
+
 const auditEntries = async (): Promise<{ action: string; actorId: string | null; target: string | null; detail: Record<string, unknown> }[]> =>
   (await consoleCall('/audit')).body.entries;
 
@@ -127,6 +137,51 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
     expect(consent.status).toBe(401);
     expect(consent.answer).toContain('already used');
     expect(await usageStatus(grant.accessToken)).toBe(401);
+    expect(await signIns(member.id)).toEqual([]);
+    expect((await auditEntries()).find((entry) => entry.action === 'sign_in_revoked' && entry.target === member.id)).toMatchObject({ detail: { reason: 'extension_link_used_again' } });
+  });
+
+  it("a link redeemed on an assistant's consent page, presented again to the extension: refused, and the assistant's grant ends", async () => {
+    const member = await memberWithLink('reuse-erin');
+    const assistant = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+    const start = await assistant.start();
+    const consent = await approveWithoutBrowser(start.authorizationUrl, member.code);
+    expect(consent.status).toBe(302);
+    const tokens = await assistant.exchange(consent.location!, start);
+    expect(await mcpStatus(tokens.access_token)).toBe(200);
+    expect(await signIns(member.id)).toEqual([grantIdOf(tokens.access_token)]);
+
+    const again = await redeemRaw(member.code);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ error: 'invalid_grant', error_description: USED_LINK_REFUSAL });
+    expect(await mcpStatus(tokens.access_token)).toBe(401);
+    expect((await assistant.refreshRaw(tokens.refresh_token!)).status).toBe(400);
+    expect(await signIns(member.id)).toEqual([]);
+    const entries = await auditEntries();
+    expect(entries.find((entry) => entry.action === 'sign_in_revoked' && entry.target === member.id)).toMatchObject({
+      actorId: null,
+      detail: { name: 'reuse-erin', grant: grantIdOf(tokens.access_token), reason: 'extension_link_used_again' },
+    });
+    const everything = JSON.stringify(entries) + h.logs.text;
+    for (const secret of [member.code, tokens.access_token, tokens.refresh_token!]) expect(everything).not.toContain(secret);
+  });
+
+  it('a link typed again on the consent page before the first sign-in exchanged its code: refused, and that code opens nothing', async () => {
+    const member = await memberWithLink('reuse-finn');
+    const assistant = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+    const first = await assistant.start();
+    const consent = await approveWithoutBrowser(first.authorizationUrl, member.code);
+    expect(consent.status).toBe(302);
+    const code = consent.location!.searchParams.get('code')!;
+
+    const second = await assistant.start();
+    const replay = await approveWithoutBrowser(second.authorizationUrl, member.code);
+    expect(replay.status).toBe(401);
+    expect(replay.answer).toContain('already used');
+
+    const exchanged = await assistant.exchangeRaw(code, first.codeVerifier);
+    expect(exchanged.status).toBe(400);
+    expect(await exchanged.json()).toMatchObject({ error: 'invalid_grant' });
     expect(await signIns(member.id)).toEqual([]);
     expect((await auditEntries()).find((entry) => entry.action === 'sign_in_revoked' && entry.target === member.id)).toMatchObject({ detail: { reason: 'extension_link_used_again' } });
   });
