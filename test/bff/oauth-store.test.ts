@@ -94,6 +94,24 @@ describe.each(ledgers)('%s', (_name, open) => {
     expect((await store.grant('g-used'))!.revokedAt).toBe(NOW + 20);
   });
 
+  it('a code names the grant it opens: revoking that grant before the exchange withdraws the code, after it ends the grant', async () => {
+    await store.saveCode({ ...code('code-named'), grantId: 'g-named' });
+    expect(await store.findCode('code-named')).toMatchObject({ usedAt: null, grantId: 'g-named' });
+    expect(await store.revokeGrant('g-named', NOW)).toBe(true);
+    expect(await store.findCode('code-named')).toMatchObject({ usedAt: null, expiresAt: NOW });
+    expect(await store.exchangeCode('code-named', grant('g-named'), { tokenHash: 'n1', grantId: 'g-named', expiresAt: NOW + 1000 }, NOW)).toBe(false);
+    expect(await store.grant('g-named')).toBeUndefined();
+    expect(await store.revokeGrant('g-named', NOW + 1)).toBe(false);
+
+    await store.saveCode({ ...code('code-named-2'), grantId: 'g-named-2' });
+    expect(await store.exchangeCode('code-named-2', grant('g-named-2'), { tokenHash: 'n2', grantId: 'g-named-2', expiresAt: NOW + 1000 }, NOW)).toBe(true);
+    expect(await store.revokeGrant('g-named-2', NOW + 2)).toBe(true);
+    expect(await store.grant('g-named-2')).toMatchObject({ revokedAt: NOW + 2 });
+    expect(await store.findCode('code-named-2')).toMatchObject({ usedAt: NOW, expiresAt: NOW + 60_000 });
+    expect(await store.revokeGrant('g-named-2', NOW + 3)).toBe(false);
+    expect(await store.revokeGrant('unknown', NOW)).toBe(false);
+  });
+
   it("revoking a member's grants, and the member itself", async () => {
     await store.saveCode(code('code-3'));
     await store.exchangeCode('code-3', grant('g3'), { tokenHash: 'r3', grantId: 'g3', expiresAt: NOW + 1000 }, NOW);

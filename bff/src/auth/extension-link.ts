@@ -61,10 +61,10 @@ export async function createOwnExtensionLink(
 
 /**
  * A used extension link presented again (here or on the consent page) may have been stolen, or
- * the answer to its redemption lost: the grant that redemption issued is revoked, as for an
- * authorization code used twice (MemberAuthorizationServer.revokeReusedGrant), and the
- * revocation audited. Nothing for a link that is not used, or was used on the consent page (its
- * grant is the authorization code's, revoked when that code is presented again).
+ * the answer to its redemption lost: the grant that redemption issued (here, or through the
+ * code of an assistant's consent page) is revoked, as for an authorization code used twice
+ * (MemberAuthorizationServer.revokeReusedGrant), and the revocation audited. Nothing for a link
+ * that is not used, or whose grant ended already.
  */
 export async function revokeRedemptionOfUsedLink(
   store: ConsoleStore,

@@ -202,21 +202,22 @@ async function answerConsent(req: Request, res: express.Response, { provider, si
   if (body.decision !== 'approve') return answer(new AccessDeniedError('The member declined the sign-in.'));
   const credential = typeof body.credential === 'string' ? body.credential.trim() : '';
   const signIn = credential ? await signInOfCredential(ledger, provider, credential, req, { id: request.clientId, name: String(client.client_name ?? client.client_id) }, now) : undefined;
-  // The code first, the link used up last: a failure in between leaves the link working (the code is never sent).
-  const code = signIn && (await provider.issueCode(request, signIn.member.id));
-  if (!signIn || !(await signIn.complete())) {
+  // The code first, the link used up last (with the id of the grant the code opens): a failure in between leaves the link working (the code is never sent).
+  const issued = signIn && (await provider.issueCode(request, signIn.member.id));
+  if (!signIn || !issued || !(await signIn.complete(issued.grantId))) {
     const error = credential
       ? 'That member token or sign-in link is unknown, revoked, expired or already used. Check it, or make a new link in the console (My usage) or ask your administrator.'
       : 'Enter your member token or a sign-in link to approve.';
     return renderConsentPage(res, { client, redirectUri: request.redirectUri, scopes: request.scopes, request: requestValue, error }, 401);
   }
-  answer({ code: code! });
+  answer({ code: issued.code });
 }
 
 /**
  * The member behind what was typed on the consent page: a member token, or a one-time sign-in
  * link (or its bare code) made in the console. `complete` uses a link up, once the sign-in's
- * code is stored, and says whether it still could. Every sign-in, granted or refused, by token
+ * code is stored, with the id of the grant that code opens (so that the link presented again
+ * revokes it), and says whether it still could. Every sign-in, granted or refused, by token
  * or link, goes to the audit log as the extension's does: an assistant holds the member's
  * access for the refresh token's life, which an administrator needs to be able to see.
  */
@@ -227,7 +228,7 @@ async function signInOfCredential(
   req: Request,
   client: { id: string; name: string },
   now: () => number,
-): Promise<{ member: MemberRecord; complete: () => Promise<boolean> } | undefined> {
+): Promise<{ member: MemberRecord; complete: (grantId: string) => Promise<boolean> } | undefined> {
   const store = await ledger.consoleStore();
   const entry = (member: MemberRecord | undefined, method: 'token' | 'link') => ({
     at: now(),
@@ -267,8 +268,8 @@ async function signInOfCredential(
   }
   return {
     member,
-    complete: async () => {
-      if (await store.consumeLink(codeHash, now(), 'extension', entry(member, 'link'))) return true;
+    complete: async (grantId) => {
+      if (await store.consumeLink(codeHash, now(), 'extension', entry(member, 'link'), grantId)) return true;
       await refuseLink();
       return false;
     },

@@ -90,9 +90,16 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     }
   }
 
-  /** Issues a code once a member approved on the consent page. */
-  async issueCode(request: { clientId: string; redirectUri: string; redirectUriSent: boolean; codeChallenge: string; scopes: string[]; resource: string }, memberId: string): Promise<string> {
+  /**
+   * Issues a code once a member approved on the consent page, with the id of the grant its
+   * exchange will open: a one-time link the member signed in with keeps it (revokeReusedGrant).
+   */
+  async issueCode(
+    request: { clientId: string; redirectUri: string; redirectUriSent: boolean; codeChallenge: string; scopes: string[]; resource: string },
+    memberId: string,
+  ): Promise<{ code: string; grantId: string }> {
     const code = randomToken();
+    const grantId = randomUUID();
     await (await this.options.store()).saveCode({
       codeHash: tokenHash(code),
       clientId: request.clientId,
@@ -103,8 +110,9 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
       resource: request.resource,
       scopes: request.scopes,
       expiresAt: Date.now() + CODE_SECONDS * 1000,
+      grantId,
     });
-    return code;
+    return { code, grantId };
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
@@ -136,7 +144,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     if (resource !== undefined && this.#checkResource(resource.href) !== stored.resource) throw new InvalidTargetError('resource does not match the authorization request');
     if (!(await store.activeMember(stored.memberId))) throw new InvalidGrantError('The member who approved this sign-in was revoked');
 
-    const grant = { id: randomUUID(), clientId: client.client_id, memberId: stored.memberId, resource: stored.resource, scopes: stored.scopes, createdAt: now };
+    const grant = { id: stored.grantId ?? randomUUID(), clientId: client.client_id, memberId: stored.memberId, resource: stored.resource, scopes: stored.scopes, createdAt: now };
     const refreshToken = randomToken();
     const exchanged = await store.exchangeCode(stored.codeHash, grant, { tokenHash: tokenHash(refreshToken), grantId: grant.id, expiresAt: this.#refreshExpiry(now) }, now);
     if (!exchanged) {
@@ -158,7 +166,8 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
    * A one-time credential presented a second time (an authorization code, an extension sign-in
    * link) may have been stolen, or the answer to its first use lost: the grant that first use
    * issued is revoked (RFC 6749 section 4.1.2), and nobody keeps a grant they should not have.
-   * True when this ended a grant that was still active.
+   * A link used on the consent page names a grant its code may not have opened yet: that code
+   * is withdrawn instead. True when this ended a grant that was still active, or withdrew its code.
    */
   async revokeReusedGrant(grantId: string | null, credential: 'authorization code' | 'sign-in link', context: Record<string, unknown>): Promise<boolean> {
     const revoked = grantId !== null && (await (await this.options.store()).revokeGrant(grantId, Date.now()));
@@ -259,7 +268,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
   async grantFor(client: OAuthClientInformationFull, memberId: string, resource: string): Promise<{ grantId: string; tokens: OAuthTokens }> {
     const redirectUri = client.redirect_uris[0]!;
     const request = { clientId: client.client_id, redirectUri, redirectUriSent: true, codeChallenge: randomToken(), scopes: ALL_SCOPES, resource: this.#checkResource(resource) };
-    return this.#exchangeCode(client, await this.issueCode(request, memberId), redirectUri);
+    return this.#exchangeCode(client, (await this.issueCode(request, memberId)).code, redirectUri);
   }
 
   /** RFC 8707: one of the resources this server issues tokens for; absent means the MCP endpoint. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_GRANT_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import { presentedRefreshToken, type ActiveGrant, type AuthorizationCodeRecord, type GrantRecord, type NewAuthorizationCode, type NewRefreshToken, type OAuthStore, type Rotation, type StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 import { transaction } from './pg-transaction.ts';
@@ -104,9 +104,9 @@ export class PostgresOAuthStore implements OAuthStore {
 
   async saveCode(code: NewAuthorizationCode): Promise<void> {
     await this.pool.query(
-      `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, code_challenge, resource, scopes, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [code.codeHash, code.clientId, code.memberId, code.redirectUri, code.redirectUriSent, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt],
+      `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, code_challenge, resource, scopes, expires_at, grant_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [code.codeHash, code.clientId, code.memberId, code.redirectUri, code.redirectUriSent, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt, code.grantId ?? null],
     );
   }
 
@@ -179,8 +179,12 @@ export class PostgresOAuthStore implements OAuthStore {
   }
 
   async revokeGrant(grantId: string, now: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE oauth_grants SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, grantId]);
-    return (rowCount ?? 0) > 0;
+    return transaction(this.pool, async (client) => {
+      let ended = false;
+      // One statement each, in this order: see REVOKE_GRANT_SQL.
+      for (const sql of REVOKE_GRANT_SQL('$1', '$2')) ended = ((await client.query(sql, [now, grantId])).rowCount ?? 0) > 0 || ended;
+      return ended;
+    });
   }
 
   async activeGrants(memberId: string, now: number): Promise<ActiveGrant[]> {

@@ -49,6 +49,17 @@ export const toActiveGrant = (row: ActiveGrantRow): ActiveGrant => ({ ...toGrant
 const LIVE_REFRESH_TOKEN = (nowParameter: string) => `t.used_at IS NULL AND t.expires_at > ${nowParameter}`;
 
 /**
+ * Both dialects, in this order, in one transaction, with parameters now and the grant's id: withdraws
+ * the grant's code if it was not exchanged yet, then revokes the grant. The code first: on
+ * PostgreSQL an exchange committing meanwhile holds the code's row, so the code's statement waits
+ * for it (and finds the code used), and the grant's statement, which starts after, sees its grant.
+ */
+export const REVOKE_GRANT_SQL = (nowParameter: string, grantParameter: string) => [
+  `UPDATE oauth_codes SET expires_at = ${nowParameter} WHERE grant_id = ${grantParameter} AND used_at IS NULL AND expires_at > ${nowParameter}`,
+  `UPDATE oauth_grants SET revoked_at = ${nowParameter} WHERE id = ${grantParameter} AND revoked_at IS NULL`,
+];
+
+/**
  * Revokes a member's grants; each row returned says whether the grant was still live (an unused
  * refresh token not past its expiry, as ACTIVE_GRANTS_SQL lists them), so that only those are
  * counted as ended.
@@ -62,7 +73,7 @@ export const REVOKE_MEMBER_GRANTS_SQL = (nowParameter: string, memberParameter: 
  * expired. Its redirect URI is its code's: the one the consent page showed (a client may register ten).
  */
 export const ACTIVE_GRANTS_SQL = (memberParameter: string, nowParameter: string) =>
-  `SELECT g.*, t.expires_at AS refresh_expires_at, (SELECT c.redirect_uri FROM oauth_codes c WHERE c.grant_id = g.id) AS redirect_uri
+  `SELECT g.*, t.expires_at AS refresh_expires_at, (SELECT c.redirect_uri FROM oauth_codes c WHERE c.grant_id = g.id AND c.used_at IS NOT NULL) AS redirect_uri
    FROM oauth_grants g JOIN oauth_refresh_tokens t ON t.grant_id = g.id
    WHERE g.member_id = ${memberParameter} AND g.revoked_at IS NULL AND ${LIVE_REFRESH_TOKEN(nowParameter)}
    ORDER BY g.created_at DESC, g.id`;
@@ -87,7 +98,8 @@ export const toCode = (row: CodeRow): AuthorizationCodeRecord => ({
  * sign-in leaves behind once it has been over for the keeping period. A grant has ended when it
  * was revoked, or when its unused refresh token expired (nothing can use it again); with it go
  * its code and tokens. Codes never exchanged, and used refresh tokens past their expiry (a
- * replay of one is refused either way), go too. A live grant keeps its unused token and its code.
+ * replay of one is refused either way), go too (a code names its grant from its issue: one
+ * never exchanged is told by its used_at). A live grant keeps its unused token and its code.
  */
 export const PURGE_ENDED_SIGN_INS_SQL = (cutoff: string) => {
   const ended = `SELECT g.id FROM oauth_grants g
@@ -95,7 +107,7 @@ export const PURGE_ENDED_SIGN_INS_SQL = (cutoff: string) => {
        OR (g.revoked_at IS NULL AND NOT EXISTS (
              SELECT 1 FROM oauth_refresh_tokens t WHERE t.grant_id = g.id AND t.used_at IS NULL AND t.expires_at >= ${cutoff}))`;
   return [
-    `DELETE FROM oauth_codes WHERE (grant_id IS NULL AND expires_at < ${cutoff}) OR grant_id IN (${ended})`,
+    `DELETE FROM oauth_codes WHERE (used_at IS NULL AND expires_at < ${cutoff}) OR grant_id IN (${ended})`,
     `DELETE FROM oauth_refresh_tokens WHERE (used_at IS NOT NULL AND expires_at < ${cutoff}) OR grant_id IN (${ended})`,
     `DELETE FROM oauth_grants WHERE id IN (${ended})`,
   ];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { MemberRecord } from './ledger.ts';
-import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
+import { ACTIVE_GRANTS_SQL, PURGE_ENDED_SIGN_INS_SQL, REVOKE_GRANT_SQL, REVOKE_MEMBER_GRANTS_SQL, toActiveGrant, type ActiveGrantRow, toCode, toGrant, type CodeRow, type GrantRow } from './oauth-rows.ts';
 import { presentedRefreshToken, type ActiveGrant, type AuthorizationCodeRecord, type GrantRecord, type NewAuthorizationCode, type NewRefreshToken, type OAuthStore, type Rotation, type StoredSigningKey } from './oauth-store.ts';
 import { toMember, type MemberRow } from './rows.ts';
 
@@ -90,10 +90,10 @@ export class SqliteOAuthStore implements OAuthStore {
   async saveCode(code: NewAuthorizationCode): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, code_challenge, resource, scopes, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO oauth_codes (code_hash, client_id, member_id, redirect_uri, redirect_uri_sent, code_challenge, resource, scopes, expires_at, grant_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(code.codeHash, code.clientId, code.memberId, code.redirectUri, code.redirectUriSent ? 1 : 0, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt);
+      .run(code.codeHash, code.clientId, code.memberId, code.redirectUri, code.redirectUriSent ? 1 : 0, code.codeChallenge, code.resource, JSON.stringify(code.scopes), code.expiresAt, code.grantId ?? null);
   }
 
   async findCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined> {
@@ -154,7 +154,7 @@ export class SqliteOAuthStore implements OAuthStore {
   }
 
   async revokeGrant(grantId: string, now: number): Promise<boolean> {
-    return this.db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, grantId).changes > 0;
+    return this.db.transaction(() => REVOKE_GRANT_SQL('@now', '@grantId').reduce((ended, sql) => this.db.prepare(sql).run({ now, grantId }).changes > 0 || ended, false)).immediate();
   }
 
   async activeGrants(memberId: string, now: number): Promise<ActiveGrant[]> {

@@ -25,11 +25,16 @@ export interface NewAuthorizationCode {
   resource: string;
   scopes: string[];
   expiresAt: number;
+  /**
+   * The id of the grant its exchange will open, named when the code is issued: a one-time
+   * sign-in link used on the consent page stores it, to revoke that grant if presented again.
+   */
+  grantId?: string | null;
 }
 
 export interface AuthorizationCodeRecord extends NewAuthorizationCode {
   usedAt: number | null;
-  /** The grant the code was exchanged for, once it was. */
+  /** The grant its exchange opens, or opened once usedAt is set (null: a code issued before codes named it). */
   grantId: string | null;
 }
 
@@ -118,7 +123,10 @@ export interface OAuthStore {
   rotateRefreshToken(oldHash: string, next: Omit<NewRefreshToken, 'grantId'>, now: number): Promise<Rotation>;
   /** The grant a refresh token belongs to, used or not. */
   grantOfRefreshToken(tokenHash: string): Promise<GrantRecord | undefined>;
-  /** False when the grant was already revoked (or never existed). */
+  /**
+   * Ends a grant, or, when its code was not exchanged yet, withdraws that code (expires it) so
+   * that the grant is never opened; false when there was neither an active grant nor a code to withdraw.
+   */
   revokeGrant(grantId: string, now: number): Promise<boolean>;
   /** The member's active grants (assistant and extension sign-ins), newest first. */
   activeGrants(memberId: string, now: number): Promise<ActiveGrant[]>;
