@@ -5,7 +5,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '@redline/bff/members';
+import { createLogger } from '@redline/bff/logging';
+import { hashSecret } from '@redline/bff/console/sessions';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
+import { ENDED_SIGN_INS_KEPT_DAYS, scheduleRetention } from '@redline/bff/storage/retention';
 import { SqliteLedger } from '@redline/bff/storage/sqlite';
 import { discover, parseSignInInput, redeemCode, refresh, register, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
 import { startFaultRelay } from '../fault-relay.ts';
@@ -26,7 +29,20 @@ let admin: { cookie: string; csrf: string };
 
 const CHROME_REDIRECT = 'https://ncdggekeiimjacfkplbplnkjenemmgga.chromiumapp.org/';
 const OTHER_REDIRECT = 'https://2e7c5a31f0d2a8c4b6e1d9f3a7c0b5e8d4f6a2c1.extensions.allizom.org/';
+const DAY = 86_400_000;
 const USED_LINK_REFUSAL = 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.';
+
+async function signInAdmin() {
+  const signIn = await fetch(`${h.bff.url}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ token: h.token }) });
+  expect(signIn.status).toBe(200);
+  admin = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: (await signIn.json()).csrfToken };
+}
+
+/** The retention job run once on a clock `days` ahead (it deletes what ended over ENDED_SIGN_INS_KEPT_DAYS before then). */
+async function retentionIn(days: number) {
+  const job = scheduleRetention({ ledger: h.bff.ledger, logger: createLogger('info', h.logs), retentionHours: 24, intervalMs: 3600_000, now: () => Date.now() + days * DAY });
+  await job.stop();
+}
 
 async function memberId(name: string) {
   return (await h.bff.ledger.listMembers()).find((member) => member.name === name)!.id;
@@ -77,9 +93,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   beforeAll(async () => {
     h = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, offline: true });
     await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
-    const signIn = await fetch(`${h.bff.url}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ token: h.token }) });
-    expect(signIn.status).toBe(200);
-    admin = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: (await signIn.json()).csrfToken };
+    await signInAdmin();
     server = await discover(`${h.bff.url}/`);
     clientId = await register(server, CHROME_REDIRECT, 'Redline extension');
   });
@@ -216,6 +230,40 @@ describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
     }
     // A real race: in some round both redemptions found the link unused and were given a grant.
     expect(grantsIssued).toContain(2);
+  });
+
+  // Last in the file: the retention job on a later clock deletes the console sessions and links of the tests before.
+  it('a used link past the keeping period, presented again while its grant lives: the grant is still revoked; once the grant is gone, so is the link', async () => {
+    const member = await memberWithLink('reuse-gus');
+    const { grant } = await redeemCode(server, clientId, member.code);
+    const consentMember = await memberWithLink('reuse-hana');
+    const assistant = await OAuthTestClient.register(`${h.bff.url}/mcp`);
+    const start = await assistant.start();
+    const assistantTokens = await assistant.exchange((await approveWithoutBrowser(start.authorizationUrl, consentMember.code)).location!, start);
+
+    // The links expired a day after they were made; the grants' refresh tokens last 30 days.
+    await retentionIn(ENDED_SIGN_INS_KEPT_DAYS + 2);
+    await signInAdmin();
+    expect(await usageStatus(grant.accessToken)).toBe(200);
+    expect(await mcpStatus(assistantTokens.access_token)).toBe(200);
+
+    const again = await redeemRaw(member.code);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toEqual({ error: 'invalid_grant', error_description: USED_LINK_REFUSAL });
+    expect(await usageStatus(grant.accessToken)).toBe(401);
+    const typedAgain = await approveWithoutBrowser((await assistant.start()).authorizationUrl, consentMember.code);
+    expect(typedAgain.status).toBe(401);
+    expect(await mcpStatus(assistantTokens.access_token)).toBe(401);
+    const revoked = (await auditEntries()).filter((entry) => entry.action === 'sign_in_revoked').map((entry) => entry.detail.grant);
+    expect(revoked).toEqual(expect.arrayContaining([grantIdOf(grant.accessToken), grantIdOf(assistantTokens.access_token)]));
+
+    // The grants ended now: deleted after ENDED_SIGN_INS_KEPT_DAYS, and their links with them.
+    const store = await h.bff.ledger.consoleStore();
+    expect(await store.usedLink(hashSecret(member.code), 'extension')).toMatchObject({ grantId: grantIdOf(grant.accessToken) });
+    await retentionIn(ENDED_SIGN_INS_KEPT_DAYS + 2);
+    expect(await store.usedLink(hashSecret(member.code), 'extension')).toBeUndefined();
+    expect(await store.usedLink(hashSecret(consentMember.code), 'extension')).toBeUndefined();
+    expect((await redeemRaw(member.code)).status).toBe(400);
   });
 });
 

@@ -109,6 +109,32 @@ describe.each(ledgers)('%s', (_name, open) => {
     expect(await consoleStore.purgeEnded(LATELY + 1)).toBe(2);
   });
 
+  it('keeps a used link while the grant it opened is kept, so that presenting it again still revokes that grant', async () => {
+    await signIn(oauth, 'link-live', LONG_AGO - 2 * DAY, NOW + DAY);
+    await signIn(oauth, 'link-revoked-lately', LONG_AGO - 2 * DAY, NOW + DAY);
+    await oauth.revokeGrant('link-revoked-lately', LATELY);
+    await signIn(oauth, 'link-revoked-long-ago', LONG_AGO - 2 * DAY, NOW + DAY);
+    await oauth.revokeGrant('link-revoked-long-ago', LONG_AGO);
+    // Used long ago: for each grant, with no grant (before the grant was kept with it), for a code never exchanged.
+    const used = { 'used-live': 'link-live', 'used-lately': 'link-revoked-lately', 'used-long-ago': 'link-revoked-long-ago', 'used-no-grant': undefined, 'used-never-opened': 'never-exchanged' };
+    for (const [id, grantId] of Object.entries(used)) {
+      await consoleStore.createLink(link(id, LONG_AGO));
+      expect(await consoleStore.consumeLink(`link-${id}`, LONG_AGO - 2 * DAY, 'extension', undefined, grantId)).toBeDefined();
+    }
+
+    await oauth.purgeEnded(CUTOFF);
+    expect(await consoleStore.purgeEnded(CUTOFF)).toBe(3);
+    expect(await consoleStore.usedLink('link-used-live', 'extension')).toEqual({ memberId: 'm_1', grantId: 'link-live' });
+    expect(await consoleStore.usedLink('link-used-lately', 'extension')).toEqual({ memberId: 'm_1', grantId: 'link-revoked-lately' });
+    for (const gone of ['used-long-ago', 'used-no-grant', 'used-never-opened']) expect(await consoleStore.usedLink(`link-${gone}`, 'extension')).toBeUndefined();
+
+    // The grant revoked lately is deleted once its end is past the cutoff: its link goes with it.
+    await oauth.purgeEnded(LATELY + 1);
+    expect(await consoleStore.purgeEnded(CUTOFF)).toBe(1);
+    expect(await consoleStore.usedLink('link-used-lately', 'extension')).toBeUndefined();
+    expect(await consoleStore.usedLink('link-used-live', 'extension')).toBeDefined();
+  });
+
   it('the retention schedule deletes them on its own clock', async () => {
     await signIn(oauth, 'scheduled', LONG_AGO - DAY, LONG_AGO);
     const log = new LogCapture();
