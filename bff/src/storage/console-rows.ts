@@ -152,10 +152,14 @@ export const upstreamKeyTables = (bigint: 'INTEGER' | 'BIGINT') => `CREATE TABLE
      seen_at ${bigint} NOT NULL
    );`;
 
-/** Both dialects, each with the cutoff as its one parameter: console sessions and sign-in links that ended before it. */
+/**
+ * Both dialects, each with the cutoff as its one parameter: console sessions and sign-in links
+ * that ended before it. A used link is kept while the OAuth grant it opened is (oauth-rows.ts,
+ * PURGE_ENDED_SIGN_INS_SQL): presented again, it revokes that grant, however long ago it was used.
+ */
 export const PURGE_ENDED_SESSIONS_SQL = (cutoff: string) => [
   `DELETE FROM console_sessions WHERE expires_at < ${cutoff} OR revoked_at < ${cutoff}`,
-  `DELETE FROM console_links WHERE expires_at < ${cutoff}`,
+  `DELETE FROM console_links WHERE expires_at < ${cutoff} AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.id = console_links.grant_id)`,
 ];
 
 /** Both dialects, with parameters code_hash, purpose: a used link's member and grant. */

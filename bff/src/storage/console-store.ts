@@ -140,7 +140,10 @@ export interface ConsoleStore {
    */
   revokeMemberSessions(memberId: string, now: number, keep?: string, idleSince?: number): Promise<number>;
 
-  /** Deletes console sessions and sign-in links that ended (expired, revoked) before `cutoff`; returns the rows deleted. */
+  /**
+   * Deletes console sessions and sign-in links that ended (expired, revoked) before `cutoff`,
+   * but for used links whose OAuth grant is still kept (usedLink); returns the rows deleted.
+   */
   purgeEnded(cutoff: number): Promise<number>;
 
   createLink(link: NewSignInLink): Promise<void>;

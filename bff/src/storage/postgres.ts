@@ -623,8 +623,8 @@ export class PostgresLedger implements Ledger {
 
   #console: Promise<ConsoleStore> | undefined;
 
-  /** Console tables live in the same schema, versioned on their own (./console-postgres.ts). */
+  /** Console tables live in the same schema, versioned on their own (./console-postgres.ts), after the OAuth tables, which their link purge reads. */
   consoleStore(): Promise<ConsoleStore> {
-    return (this.#console ??= PostgresConsoleStore.open(this.pool));
+    return (this.#console ??= this.oauthStore().then(() => PostgresConsoleStore.open(this.pool)));
   }
 }

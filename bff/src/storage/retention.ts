@@ -17,7 +17,8 @@ export const ENDED_SIGN_INS_KEPT_DAYS = 30;
 /**
  * The retention schedule: every interval, settled operations older than the retention period
  * are reduced to their metadata (ledger.purgeSettled), and sign-ins that ended more than
- * ENDED_SIGN_INS_KEPT_DAYS ago are deleted (the console's audit log keeps their story). Runs
+ * ENDED_SIGN_INS_KEPT_DAYS ago are deleted (the console's audit log keeps their story), grants
+ * first: a used sign-in link goes with the grant it opened, not before. Runs
  * once at start, then on a timer that does not keep the process alive; a run never overlaps
  * the previous one.
  */

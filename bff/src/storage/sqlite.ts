@@ -558,8 +558,9 @@ export class SqliteLedger implements Ledger {
 
   #console: SqliteConsoleStore | undefined;
 
-  /** Console tables live in the same file, versioned on their own (./console-sqlite.ts). */
+  /** Console tables live in the same file, versioned on their own (./console-sqlite.ts), after the OAuth tables, which their link purge reads. */
   async consoleStore(): Promise<ConsoleStore> {
+    await this.oauthStore();
     return (this.#console ??= new SqliteConsoleStore(() => this.#db));
   }
 }
