@@ -14,9 +14,7 @@ afterEach(async () => {
 });
 
 async function start(ledger: 'sqlite' | 'postgres'): Promise<{ h: Harness; admin: ConsoleClient }> {
-  h = await startHarness({ ledger, env: { BFF_MEMBER_RATE_LIMIT: '50', BFF_MEMBER_RATE_WINDOW_SECONDS: '600' } });
-  const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-  await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  h = await startHarness({ ledger, env: { BFF_MEMBER_RATE_LIMIT: '50', BFF_MEMBER_RATE_WINDOW_SECONDS: '600' }, testerRole: 'admin' });
   return { h, admin: await ConsoleClient.signIn(h.bff.url, h.token) };
 }
 

@@ -20,9 +20,7 @@ afterEach(async () => {
 
 async function adminConsole(ledger: 'sqlite' | 'postgres'): Promise<{ h: Harness; admin: ConsoleClient }> {
   now = Date.parse('2026-11-20T10:00:00Z');
-  h = await startHarness({ ledger, now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000', BFF_SECRET_KEY: SECRET_KEY } });
-  const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-  await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  h = await startHarness({ ledger, now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000', BFF_SECRET_KEY: SECRET_KEY }, testerRole: 'admin' });
   return { h, admin: await ConsoleClient.signIn(h.bff.url, h.token) };
 }
 

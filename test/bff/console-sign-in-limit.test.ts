@@ -13,9 +13,7 @@ let admin: ConsoleClient;
 let member: ConsoleClient;
 
 beforeAll(async () => {
-  h = await startHarness();
-  const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-  await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  h = await startHarness({ testerRole: 'admin' });
   admin = await ConsoleClient.signIn(h.bff.url, h.token);
   member = await ConsoleClient.signIn(h.bff.url, await h.addMember('linker'));
 });

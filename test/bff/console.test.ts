@@ -59,8 +59,7 @@ async function memberId(name: string): Promise<string> {
 describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   beforeEach(async () => {
     now = Date.parse('2026-11-20T10:00:00Z');
-    h = await startHarness({ now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind });
-    await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
+    h = await startHarness({ now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, testerRole: 'admin' });
     browser = new Browser(h.bff.url);
     admin = await browser.signIn('/console/api/sign-in', { token: h.token });
   });

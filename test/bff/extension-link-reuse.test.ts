@@ -91,8 +91,7 @@ const auditEntries = async (): Promise<{ action: string; actorId: string | null;
 
 describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   beforeAll(async () => {
-    h = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, offline: true });
-    await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
+    h = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, offline: true, testerRole: 'admin' });
     await signInAdmin();
     server = await discover(`${h.bff.url}/`);
     clientId = await register(server, CHROME_REDIRECT, 'Redline extension');

@@ -57,8 +57,7 @@ async function signInWithLink(name = 'tester') {
 
 describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   beforeAll(async () => {
-    h = await startHarness({ now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind });
-    await (await h.bff.ledger.consoleStore()).setRole(await memberId('tester'), 'admin');
+    h = await startHarness({ now: () => now, env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, testerRole: 'admin' });
     admin = await consoleSignIn(h.token);
     server = await discover(`${h.bff.url}/`);
     clientId = await register(server, CHROME_REDIRECT, 'Redline extension');

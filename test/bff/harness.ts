@@ -9,7 +9,7 @@ import { createMember } from '@redline/bff/members';
 import { startBff, type RunningBff } from '@redline/bff/server';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
 import { SqliteLedger } from '@redline/bff/storage/sqlite';
-import type { Budgets, Ledger } from '@redline/bff/storage/ledger';
+import type { Budgets, Ledger, Role } from '@redline/bff/storage/ledger';
 import { startUpstreamDouble, type RunningUpstreamDouble } from '../upstream/server.ts';
 import { upstreamControl } from '../upstream/client.ts';
 import type { UpstreamDoubleOptions } from '../upstream/app.ts';
@@ -41,7 +41,9 @@ export interface Harness {
   double: RunningUpstreamDouble | undefined;
   control: ReturnType<typeof upstreamControl>;
   logs: LogCapture;
+  /** The token of the member 'tester', whom `call` is made as. */
   token: string;
+  testerId: string;
   dataDir: string;
   env: Record<string, string>;
   addMember(name: string, budgets?: Budgets): Promise<string>;
@@ -101,6 +103,8 @@ export interface HarnessOptions {
   ledger?: Ledger | 'sqlite' | 'postgres';
   /** The BFF's clock for retention. */
   now?: () => number;
+  /** The role of the member 'tester' (default: member); 'admin' to sign in to the team console with `token`. */
+  testerRole?: Role;
 }
 
 export const UPSTREAM_KEY = 'demo-key-primary';
@@ -173,13 +177,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const ledger = schema ? await PostgresLedger.open(POSTGRES_URL, schema) : typeof options.ledger === 'object' ? options.ledger : undefined;
   const bff = await startBff(loadConfig(env), { logDestination: logs, ledger, now: options.now });
   const addMember = async (name: string, budgets: Budgets = {}) => (await createMember(bff.ledger, name, budgets)).token;
-  const token = await addMember('tester');
+  const { token, member: tester } = await createMember(bff.ledger, 'tester');
+  if (options.testerRole === 'admin' && !(await (await bff.ledger.consoleStore()).setRole(tester.id, 'admin'))) throw new Error('the harness could not make tester an administrator');
   return {
     bff,
     double,
     control: upstreamControl(double?.url ?? 'http://127.0.0.1:9'),
     logs,
     token,
+    testerId: tester.id,
     dataDir,
     env,
     addMember,

@@ -11,8 +11,7 @@ import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
 describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   let h: Harness;
   beforeEach(async () => {
-    h = await startHarness({ ledger: ledgerKind, env: { BFF_MEMBER_RATE_LIMIT: '1000' } });
-    await (await h.bff.ledger.consoleStore()).setRole(await idOf('tester'), 'admin');
+    h = await startHarness({ ledger: ledgerKind, env: { BFF_MEMBER_RATE_LIMIT: '1000' }, testerRole: 'admin' });
   });
   afterEach(() => h.close());
 

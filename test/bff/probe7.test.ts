@@ -157,9 +157,7 @@ const sum = (words: number[]) => words.reduce((total, count) => total + count, 0
 describe('a document failed part-way under a console key, which the team then rotates away from and removes (same account)', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: TEAM_KEYS[0], env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' } });
-    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+    h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: TEAM_KEYS[0], env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' }, testerRole: 'admin' });
   });
   afterAll(async () => {
     await h?.close();
@@ -204,9 +202,7 @@ describe('a document failed part-way for quota, repeated after the team moved to
   let h: Harness;
   beforeAll(async () => {
     const accounts: AccountConfig[] = [...ACCOUNTS, { id: 'other', keys: [OTHER_KEY], balances: { ...ALL_PRODUCTS } }];
-    h = await startHarness({ upstream: { accounts }, apiKey: OTHER_KEY, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' } });
-    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+    h = await startHarness({ upstream: { accounts }, apiKey: OTHER_KEY, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' }, testerRole: 'admin' });
   });
   afterAll(async () => {
     await h?.close();

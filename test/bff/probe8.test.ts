@@ -34,9 +34,7 @@ const sum = (words: number[]) => words.reduce((total, count) => total + count, 0
 describe.each(['sqlite', 'postgres'] as const)('%s: a document failed part-way for quota, its last part never sent, repeated after the team moved to another account', (ledger) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ ledger, upstream: { accounts: ACCOUNTS }, apiKey: OLD_ACCOUNT_KEY, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' } });
-    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+    h = await startHarness({ ledger, upstream: { accounts: ACCOUNTS }, apiKey: OLD_ACCOUNT_KEY, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_PART_CONCURRENCY: '1' }, testerRole: 'admin' });
   });
   afterAll(async () => {
     await h?.close();
@@ -78,9 +76,7 @@ describe.each(['sqlite', 'postgres'] as const)('%s: a document failed part-way f
 describe.each(['sqlite', 'postgres'] as const)('%s: a check refused 429 at every attempt under a console key, the team then moving to another account', (ledger) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ ledger, upstream: { accounts: ACCOUNTS }, apiKey: null, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_REQUEST_DEADLINE_MS: '1500' } });
-    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+    h = await startHarness({ ledger, upstream: { accounts: ACCOUNTS }, apiKey: null, env: { BFF_SECRET_KEY: SECRET, BFF_MEMBER_RATE_LIMIT: '100000', BFF_REQUEST_DEADLINE_MS: '1500' }, testerRole: 'admin' });
   });
   afterAll(async () => {
     await h?.close();

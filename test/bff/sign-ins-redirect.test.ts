@@ -10,9 +10,8 @@ import { approveWithoutBrowser } from './oauth-client.ts';
 let h: Harness;
 let memberId: string;
 beforeAll(async () => {
-  h = await startHarness();
-  memberId = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!.id;
-  await (await h.bff.ledger.consoleStore()).setRole(memberId, 'admin');
+  h = await startHarness({ testerRole: 'admin' });
+  memberId = h.testerId;
 });
 afterAll(() => h.close());
 

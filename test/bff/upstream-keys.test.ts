@@ -36,9 +36,7 @@ afterEach(async () => {
 });
 
 async function startWithKeys(env: Record<string, string> = { BFF_SECRET_KEY: SECRET }): Promise<{ h: Harness; admin: ConsoleClient }> {
-  h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: KEY_A, env: { BFF_MEMBER_RATE_LIMIT: '100000', ...env } });
-  const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-  await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+  h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: KEY_A, env: { BFF_MEMBER_RATE_LIMIT: '100000', ...env }, testerRole: 'admin' });
   return { h, admin: await ConsoleClient.signIn(h.bff.url, h.token) };
 }
 
@@ -289,9 +287,7 @@ describe('without BFF_SECRET_KEY', () => {
   });
 
   it('a BFF with a secret and no environment key refuses checks with a clear error until a key is activated', async () => {
-    h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: null, env: { BFF_SECRET_KEY: SECRET } });
-    const tester = (await h.bff.ledger.listMembers()).find((member) => member.name === 'tester')!;
-    await (await h.bff.ledger.consoleStore()).setRole(tester.id, 'admin');
+    h = await startHarness({ upstream: { accounts: ACCOUNTS }, apiKey: null, env: { BFF_SECRET_KEY: SECRET }, testerRole: 'admin' });
     const refused = await h.call('/v1/detect', { operationId: newOperationId(), text: TEXT_12_WORDS });
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('upstream_key_missing');
