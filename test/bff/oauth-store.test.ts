@@ -112,6 +112,13 @@ describe.each(ledgers)('%s', (_name, open) => {
     expect(await store.revokeGrant('unknown', NOW)).toBe(false);
   });
 
+  it('a withdrawn code is not exchanged by an exchange that read the clock earlier (or on another instance, whose clock is behind)', async () => {
+    await store.saveCode({ ...code('code-raced'), grantId: 'g-raced' });
+    expect(await store.revokeGrant('g-raced', NOW + 5)).toBe(true);
+    expect(await store.exchangeCode('code-raced', grant('g-raced'), { tokenHash: 'raced', grantId: 'g-raced', expiresAt: NOW + 1000 }, NOW)).toBe(false);
+    expect(await store.grant('g-raced')).toBeUndefined();
+  });
+
   it("revoking a member's grants, and the member itself", async () => {
     await store.saveCode(code('code-3'));
     await store.exchangeCode('code-3', grant('g3'), { tokenHash: 'r3', grantId: 'g3', expiresAt: NOW + 1000 }, NOW);
