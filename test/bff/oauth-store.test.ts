@@ -98,7 +98,7 @@ describe.each(ledgers)('%s', (_name, open) => {
     await store.saveCode({ ...code('code-named'), grantId: 'g-named' });
     expect(await store.findCode('code-named')).toMatchObject({ usedAt: null, grantId: 'g-named' });
     expect(await store.revokeGrant('g-named', NOW)).toBe(true);
-    expect(await store.findCode('code-named')).toMatchObject({ usedAt: null, expiresAt: NOW });
+    expect(await store.findCode('code-named')).toMatchObject({ usedAt: null, expiresAt: 0 });
     expect(await store.exchangeCode('code-named', grant('g-named'), { tokenHash: 'n1', grantId: 'g-named', expiresAt: NOW + 1000 }, NOW)).toBe(false);
     expect(await store.grant('g-named')).toBeUndefined();
     expect(await store.revokeGrant('g-named', NOW + 1)).toBe(false);

@@ -53,9 +53,11 @@ const LIVE_REFRESH_TOKEN = (nowParameter: string) => `t.used_at IS NULL AND t.ex
  * the grant's code if it was not exchanged yet, then revokes the grant. The code first: on
  * PostgreSQL an exchange committing meanwhile holds the code's row, so the code's statement waits
  * for it (and finds the code used), and the grant's statement, which starts after, sees its grant.
+ * A withdrawn code expires at 0, not now: an exchange under way read its clock earlier (or on
+ * another instance, whose clock may be behind), and would find a code expiring now still valid.
  */
 export const REVOKE_GRANT_SQL = (nowParameter: string, grantParameter: string) => [
-  `UPDATE oauth_codes SET expires_at = ${nowParameter} WHERE grant_id = ${grantParameter} AND used_at IS NULL AND expires_at > ${nowParameter}`,
+  `UPDATE oauth_codes SET expires_at = 0 WHERE grant_id = ${grantParameter} AND used_at IS NULL AND expires_at > ${nowParameter}`,
   `UPDATE oauth_grants SET revoked_at = ${nowParameter} WHERE id = ${grantParameter} AND revoked_at IS NULL`,
 ];
 
