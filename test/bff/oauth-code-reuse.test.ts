@@ -35,7 +35,7 @@ describe('a code presented twice at once', () => {
       const bodies = await Promise.all(answers.map((answer) => answer.json()));
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
       const refused = bodies.find((body) => body.error)!;
-      expect(refused).toEqual({ error: 'invalid_grant', error_description: 'The authorization code was already used' });
+      expect(refused).toEqual({ error: 'invalid_grant', error_description: 'The authorization code was already used; start the sign-in again' });
       const issued = bodies.find((body) => body.access_token)!;
       expect(await mcpStatus(issued.access_token)).toBe(401);
       expect((await client.refreshRaw(issued.refresh_token)).status).toBe(400);

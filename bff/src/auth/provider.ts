@@ -137,7 +137,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
     const stored = await store.findCode(tokenHash(code));
     if (!stored || stored.clientId !== client.client_id) throw new InvalidGrantError('Unknown authorization code');
     if (stored.usedAt !== null) return this.#refuseReusedCode(stored);
-    if (stored.expiresAt <= now) throw new InvalidGrantError('The authorization code has expired');
+    if (stored.expiresAt <= now) throw new InvalidGrantError('The authorization code has expired or was withdrawn; start the sign-in again');
     // RFC 6749 section 4.1.3 (and OAuth 2.1): present and identical when the authorization request named one.
     if (redirectUri === undefined && stored.redirectUriSent) throw new InvalidRequestError('redirect_uri is required: the authorization request included one');
     if (redirectUri !== undefined && redirectUri !== stored.redirectUri) throw new InvalidGrantError('redirect_uri does not match the authorization request');
@@ -151,7 +151,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
       // Presented twice at once: the other presentation used the code first (or it just expired).
       const latest = await store.findCode(stored.codeHash);
       if (latest && latest.usedAt !== null) return this.#refuseReusedCode(latest);
-      throw new InvalidGrantError('The authorization code has expired');
+      throw new InvalidGrantError('The authorization code has expired or was withdrawn; start the sign-in again');
     }
     this.options.logger.info({ clientId: client.client_id, member: stored.memberId, grant: grant.id }, 'oauth grant issued');
     return { grantId: grant.id, tokens: await this.#tokens(grant, refreshToken) };
@@ -159,7 +159,7 @@ export class MemberAuthorizationServer implements OAuthServerProvider, AccessTok
 
   async #refuseReusedCode(code: AuthorizationCodeRecord): Promise<never> {
     await this.revokeReusedGrant(code.grantId, 'authorization code', { clientId: code.clientId, member: code.memberId });
-    throw new InvalidGrantError('The authorization code was already used');
+    throw new InvalidGrantError('The authorization code was already used; start the sign-in again');
   }
 
   /**
