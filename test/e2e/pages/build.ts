@@ -105,6 +105,11 @@ const PAGES: Record<string, string> = {
   'vue-quill': '<h1>@vueup/vue-quill (Quill 2 in Vue 3, v-model:content)</h1><link rel="stylesheet" href="./quill.snow.css"><div id="app"></div>',
   crepe: '<h1>Milkdown Crepe</h1><link rel="stylesheet" href="./crepe/common/style.css"><link rel="stylesheet" href="./crepe/frame/style.css"><div id="editor" style="border: 1px solid #888;"></div>',
   'lexical-table': '<h1>Lexical with a table</h1><div id="editor" contenteditable="true" style="border: 1px solid #888; padding: 8px;"></div>',
+  'blocknote-react': '<h1>BlockNote with its React UI (Mantine)</h1><link rel="stylesheet" href="./blocknote.css"><link rel="stylesheet" href="./blocknote-mantine/style.css"><div id="app"></div>',
+  'tiptap-vue': '<h1>Tiptap 3 in Vue 3 (v-model)</h1><div id="app" style="border: 1px solid #888; padding: 8px;"></div>',
+  'ngx-editor': '<h1>ngx-editor (Angular, [(ngModel)])</h1><draft-form></draft-form>',
+  'lexical-react': '<h1>Lexical through @lexical/react</h1><div id="app"></div>',
+  'ckeditor-react': '<h1>CKEditor 5 React component (controlled)</h1><div id="app"></div>',
   dark: '<h1>A dark page</h1><div id="editor" contenteditable="true" style="border: 1px solid #555; padding: 8px;"></div>',
 };
 
@@ -202,6 +207,7 @@ export async function buildPages(): Promise<void> {
   // CKEditor 4 loads its plugins, skin and language files from its own folder.
   cpSync(path.dirname(resolve('ckeditor4/package.json')), path.join(PAGES_DIR, 'ckeditor4'), { recursive: true });
   cpSync(resolve('@blocknote/core/style.css'), path.join(PAGES_DIR, 'blocknote.css'));
+  for (const sheet of ['style.css', 'mantineStyles.css', 'blocknoteStyles.css']) cpSync(path.join(path.dirname(resolve('@blocknote/mantine/style.css')), sheet), path.join(PAGES_DIR, 'blocknote-mantine', sheet));
   cpSync(path.join(path.dirname(resolve('suneditor/package.json')), 'dist', 'suneditor.min.css'), path.join(PAGES_DIR, 'suneditor.min.css'));
   cpSync(path.join(path.dirname(resolve('trumbowyg/package.json')), 'dist', 'ui', 'trumbowyg.min.css'), path.join(PAGES_DIR, 'trumbowyg.min.css'));
   cpSync(path.join(path.dirname(resolve('pell/package.json')), 'dist', 'pell.min.css'), path.join(PAGES_DIR, 'pell.min.css'));
