@@ -10,10 +10,11 @@ import { hashSecret } from '@redline/bff/console/sessions';
 import { PostgresLedger } from '@redline/bff/storage/postgres';
 import { ENDED_SIGN_INS_KEPT_DAYS, scheduleRetention } from '@redline/bff/storage/retention';
 import { SqliteLedger } from '@redline/bff/storage/sqlite';
-import { discover, parseSignInInput, redeemCode, refresh, register, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
+import { discover, redeemCode, refresh, register, SignInError, type Grant, type TeamServer } from '../../extension/lib/team-sign-in.ts';
 import { startFaultRelay } from '../fault-relay.ts';
 import { POSTGRES_URL, dropSchema, startHarness, type Harness } from './harness.ts';
-import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
+import { OAuthTestClient, approveWithoutBrowser, mcpStatus as mcpStatusAt } from './oauth-client.ts';
+import { CHROME_REDIRECT, USED_LINK_REFUSAL, linkConsole } from './sign-in-links.ts';
 
 // A one-time extension sign-in link presented a second time is refused, and the grant its
 // first redemption issued is revoked, as for an authorization code used twice (RFC 6749
@@ -25,18 +26,14 @@ import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
 let h: Harness;
 let server: TeamServer;
 let clientId: string;
-let admin: { cookie: string; csrf: string };
 
-const CHROME_REDIRECT = 'https://ncdggekeiimjacfkplbplnkjenemmgga.chromiumapp.org/';
 const OTHER_REDIRECT = 'https://2e7c5a31f0d2a8c4b6e1d9f3a7c0b5e8d4f6a2c1.extensions.allizom.org/';
 const DAY = 86_400_000;
-const USED_LINK_REFUSAL = 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.';
 
-async function signInAdmin() {
-  const signIn = await fetch(`${h.bff.url}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ token: h.token }) });
-  expect(signIn.status).toBe(200);
-  admin = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: (await signIn.json()).csrfToken };
-}
+const links = linkConsole(() => h);
+const { signInAdmin, memberWithLink, signIns, auditEntries, usageStatus } = links;
+const mcpStatus = (accessToken: string) => mcpStatusAt(h.bff.url, accessToken);
+const redeemRaw = (code: string, client = clientId) => links.redeemRaw(code, client);
 
 /** The retention job run once on a clock `days` ahead (it deletes what ended over ENDED_SIGN_INS_KEPT_DAYS before then). */
 async function retentionIn(days: number) {
@@ -44,50 +41,7 @@ async function retentionIn(days: number) {
   await job.stop();
 }
 
-async function memberId(name: string) {
-  return (await h.bff.ledger.listMembers()).find((member) => member.name === name)!.id;
-}
-
-async function consoleCall(path: string, body?: unknown) {
-  const response = await fetch(`${h.bff.url}/console/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', cookie: admin.cookie, 'x-redline-csrf': admin.csrf, origin: h.bff.url },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-/** A new member and a one-time extension link made for them in the console. */
-async function memberWithLink(name: string): Promise<{ id: string; code: string }> {
-  await h.addMember(name);
-  const id = await memberId(name);
-  const made = await consoleCall(`/members/${id}/extension-link`, {});
-  expect(made.status).toBe(201);
-  return { id, code: parseSignInInput(made.body.url)!.code };
-}
-
-/** The member's sign-ins the console lists (active grants), by id. */
-const signIns = async (id: string): Promise<string[]> => (await consoleCall(`/members/${id}/sign-ins`)).body.signIns.map((signIn: { id: string }) => signIn.id);
-
 const grantIdOf = (accessToken: string): string => JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).gid;
-
-const usageStatus = async (accessToken: string) => (await h.call('/v1/usage', undefined, { token: accessToken })).status;
-
-const redeemRaw = (code: string, client = clientId) =>
-  fetch(`${h.bff.url}/oauth/extension-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, client_id: client }) });
-
-/** A raw MCP request with an assistant's access token: 200, or 401 once its grant is revoked. */
-const mcpStatus = async (accessToken: string) =>
-  (
-    await fetch(`${h.bff.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    })
-  ).status;
-
-const auditEntries = async (): Promise<{ action: string; actorId: string | null; target: string | null; detail: Record<string, unknown> }[]> =>
-  (await consoleCall('/audit')).body.entries;
 
 describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   beforeAll(async () => {

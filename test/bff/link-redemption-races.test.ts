@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discover, parseSignInInput, redeemCode, refresh, register, type TeamServer } from '../../extension/lib/team-sign-in.ts';
 import { startHarness, type Harness } from './harness.ts';
-import { OAuthTestClient } from './oauth-client.ts';
+import { OAuthTestClient, mcpStatus as mcpStatusAt } from './oauth-client.ts';
+import { CHROME_REDIRECT, USED_LINK_REFUSAL, linkConsole } from './sign-in-links.ts';
 
 // A one-time sign-in link redeemed twice at once, or presented again while its first sign-in
 // is exchanging its code or after it refreshed: whichever way each presentation went (the
@@ -14,35 +15,14 @@ let h: Harness;
 let server: TeamServer;
 let clientId: string;
 let assistant: OAuthTestClient;
-let admin: { cookie: string; csrf: string };
 
-const CHROME_REDIRECT = 'https://ncdggekeiimjacfkplbplnkjenemmgga.chromiumapp.org/';
-const USED_LINK_REFUSAL = 'This sign-in link or code was already used, has expired or is unknown. Ask your administrator for a new one.';
 const CONSENT_REFUSAL = 'That member token or sign-in link is unknown, revoked, expired or already used. Check it, or make a new link in the console (My usage) or ask your administrator.';
 const ROUNDS = 3;
 
-async function consoleCall(path: string, body?: unknown) {
-  const response = await fetch(`${h.bff.url}/console/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', cookie: admin.cookie, 'x-redline-csrf': admin.csrf, origin: h.bff.url },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-/** A new member and a one-time extension link made for them in the console. */
-async function memberWithLink(name: string): Promise<{ id: string; code: string }> {
-  await h.addMember(name);
-  const id = (await h.bff.ledger.listMembers()).find((member) => member.name === name)!.id;
-  const made = await consoleCall(`/members/${id}/extension-link`, {});
-  expect(made.status).toBe(201);
-  return { id, code: parseSignInInput(made.body.url)!.code };
-}
-
-const signIns = async (id: string): Promise<string[]> => (await consoleCall(`/members/${id}/sign-ins`)).body.signIns.map((signIn: { id: string }) => signIn.id);
-
-const redeemRaw = (code: string) =>
-  fetch(`${h.bff.url}/oauth/extension-link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, client_id: clientId }) });
+const links = linkConsole(() => h);
+const { consoleCall, memberWithLink, signIns, auditEntries, usageStatus } = links;
+const mcpStatus = (accessToken: string) => mcpStatusAt(h.bff.url, accessToken);
+const redeemRaw = (code: string) => links.redeemRaw(code, clientId);
 
 /** The consent page of a new authorization request, loaded: `approve` posts its form with a credential, as the page would. */
 async function consentPage() {
@@ -62,24 +42,10 @@ async function consentPage() {
   return { start, approve };
 }
 
-const usageStatus = async (accessToken: string) => (await h.call('/v1/usage', undefined, { token: accessToken })).status;
-
-const mcpStatus = async (accessToken: string) =>
-  (
-    await fetch(`${h.bff.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    })
-  ).status;
-
-const auditEntries = async (): Promise<{ action: string; target: string | null; detail: Record<string, unknown> }[]> => (await consoleCall('/audit')).body.entries;
-
 describe.each(['sqlite', 'postgres'] as const)('%s ledger', (ledgerKind) => {
   beforeAll(async () => {
     h = await startHarness({ env: { BFF_MEMBER_RATE_LIMIT: '1000' }, ledger: ledgerKind, offline: true, testerRole: 'admin' });
-    const signIn = await fetch(`${h.bff.url}/console/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: h.bff.url }, body: JSON.stringify({ token: h.token }) });
-    admin = { cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrf: (await signIn.json()).csrfToken };
+    await links.signInAdmin();
     server = await discover(`${h.bff.url}/`);
     clientId = await register(server, CHROME_REDIRECT, 'Redline extension');
     assistant = await OAuthTestClient.register(`${h.bff.url}/mcp`);

@@ -13,6 +13,7 @@ import { upstreamControl } from '../upstream/client.ts';
 import { MIXED_TEXT } from '../upstream/fixtures.ts';
 import { FAST_RETRIES, LogCapture, POSTGRES_URL, dropSchema } from './harness.ts';
 import { connectMcp, newToolKey } from './mcp-client.ts';
+import { mcpStatus as mcpStatusAt } from './oauth-client.ts';
 
 // Two BFF instances on one PostgreSQL ledger behind one public address (a load balancer):
 // OAuth tokens issued by one are accepted, refreshed and revoked through the other, and an
@@ -45,14 +46,7 @@ afterAll(async () => {
 const form = (url: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
 
-const mcpStatus = async (instance: RunningBff, accessToken: string) =>
-  (
-    await fetch(`${instance.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    })
-  ).status;
+const mcpStatus = (instance: RunningBff, accessToken: string) => mcpStatusAt(instance.url, accessToken);
 
 it('both instances describe the same authorization server and resource', async () => {
   for (const instance of instances) {

@@ -122,3 +122,13 @@ const locationOf = (response: Response) => {
   const location = response.headers.get('location');
   return location === null ? undefined : new URL(location);
 };
+
+/** A raw MCP request with an assistant's access token to the BFF at `baseUrl`: 200, or 401 once its grant is revoked. */
+export async function mcpStatus(baseUrl: string, accessToken: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  return response.status;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
-import { OAuthTestClient, approveWithoutBrowser } from './oauth-client.ts';
+import { OAuthTestClient, approveWithoutBrowser, mcpStatus as mcpStatusAt } from './oauth-client.ts';
 
 // A code presented twice must fail and revoke what it gave (RFC 6749 section 4.1.2), also
 // when the two presentations arrive together: on PostgreSQL the second one used to wait on the
@@ -16,14 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const mcpStatus = async (accessToken: string) =>
-  (
-    await fetch(`${h.bff.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-    })
-  ).status;
+const mcpStatus = (accessToken: string) => mcpStatusAt(h.bff.url, accessToken);
 
 describe('a code presented twice at once', () => {
   it('one presentation gets tokens, the other invalid_grant, and the tokens are revoked', async () => {
