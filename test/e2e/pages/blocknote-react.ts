@@ -4,6 +4,7 @@ import { BlockNoteEditor, type DefaultBlockSchema, type DefaultInlineContentSche
 import { useCreateBlockNote } from '@blocknote/react';
 import { BlockNoteView } from '@blocknote/mantine';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // BlockNote with its React UI (`@blocknote/react`'s `useCreateBlockNote`, `@blocknote/mantine`'s
 // `BlockNoteView`: side menu, formatting toolbar, slash menu), as its docs set it up for an app
@@ -39,8 +40,7 @@ const runText = (run: Run): string => (run.type === 'text' ? (run.text ?? '') : 
 const blockText = (block: { content?: unknown }): string => (Array.isArray(block.content) ? (block.content as Run[]).map(runText).join('') : '');
 /** The saved HTML as text, one line per block. */
 function savedText(): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  return [...body.children].map((block) => block.textContent).join('\n');
+  return blockLines(html);
 }
 Object.assign(window, {
   editorText: savedText,

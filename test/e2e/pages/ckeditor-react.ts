@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { CKEditor } from '@ckeditor/ckeditor5-react';
 import { Bold, ClassicEditor, Essentials, Italic, Link, Paragraph, type ModelElement, type ModelText } from 'ckeditor5';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // CKEditor 5 through its React component (`@ckeditor/ckeditor5-react`), as its guide writes a
 // controlled field: `data` from React state, `onChange` setting the state from `getData()`, the
@@ -38,8 +39,7 @@ createRoot(document.querySelector('#app')!).render(createElement(App));
 
 /** The saved HTML as text, one line per paragraph. */
 function savedText(): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  return [...body.children].map((block) => block.textContent).join('\n');
+  return blockLines(html);
 }
 Object.assign(window, {
   editorText: savedText,

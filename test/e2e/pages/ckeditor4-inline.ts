@@ -1,4 +1,5 @@
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // CKEditor 4 (4.22.1) in its inline mode (`CKEDITOR.inline`): the page's own contenteditable div
 // is the editable, no iframe. Its value is `getData()`.
@@ -18,7 +19,7 @@ editor.on('instanceReady', () => {
       editor.resetUndo();
       Object.assign(window, {
         // The document as CKEditor serializes it, one line per paragraph.
-        editorText: () => [...new DOMParser().parseFromString(editor.getData(), 'text/html').body.children].map((block) => block.textContent).join('\n'),
+        editorText: () => blockLines(editor.getData()),
         editorHtml: () => editor.getData(),
       });
     },

@@ -1,4 +1,5 @@
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // CKEditor 4 (4.22.1, the last release under GPL/LGPL/MPL; 4.23 and later are the commercial
 // LTS), classic mode: the editable body in an iframe CKEditor writes itself (`src=""`, so
@@ -31,7 +32,7 @@ editor.on('instanceReady', () => {
       Object.assign(window, {
         ckeditor: editor,
         // The document as CKEditor serializes it (what a form submits), one line per paragraph.
-        editorText: () => [...new DOMParser().parseFromString(editor.getData(), 'text/html').body.children].map((block) => block.textContent).join('\n'),
+        editorText: () => blockLines(editor.getData()),
         editorHtml: () => editor.getData(),
         editorChanges: () => changes,
         refuseEdits: () => editor.setReadOnly(true),

@@ -3,6 +3,7 @@ import 'hugerte/models/dom';
 import 'hugerte/themes/silver';
 import 'hugerte/icons/default';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // HugeRTE 1 (the MIT fork of TinyMCE 6, made when TinyMCE 7 went GPL): classic mode, its body in
 // an iframe it fills through srcdoc, its API on the page's `hugerte` global (there is no
@@ -23,7 +24,7 @@ let changes = 0;
 editor!.on('change', () => void changes++);
 Object.assign(window, {
   // The document as HugeRTE serializes it, one line per paragraph.
-  editorText: () => [...new DOMParser().parseFromString(editor!.getContent(), 'text/html').body.children].map((block) => block.textContent).join('\n'),
+  editorText: () => blockLines(editor!.getContent()),
   editorHtml: () => editor!.getContent(),
   editorChanges: () => changes,
 });

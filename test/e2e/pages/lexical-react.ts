@@ -18,6 +18,7 @@ import { ListItemNode, ListNode } from '@lexical/list';
 import { LinkNode } from '@lexical/link';
 import { $generateHtmlFromNodes, $generateNodesFromDOM } from '@lexical/html';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // Lexical through its React bindings as its "rich text" example sets it up: LexicalComposer,
 // RichTextPlugin over a ContentEditable, HistoryPlugin, ListPlugin, LinkPlugin and
@@ -85,8 +86,7 @@ createRoot(document.querySelector('#app')!).render(createElement(App));
 
 /** The saved HTML as text, one line per paragraph. */
 function savedText(): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  return [...body.children].map((block) => block.textContent).join('\n');
+  return blockLines(html);
 }
 Object.assign(window, {
   editorText: savedText,

@@ -4,6 +4,7 @@ import { FormsModule } from '@angular/forms';
 import { bootstrapApplication } from '@angular/platform-browser';
 import { Editor, NgxEditorModule, toHTML } from 'ngx-editor';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // ngx-editor (an Angular editor on ProseMirror, with its own schema, history and menu) as its
 // README sets it up: an `Editor` made in the component, `<ngx-editor-menu>` and `<ngx-editor>`
@@ -47,8 +48,7 @@ Component({
 
 /** The HTML as text, one line per paragraph. */
 function textOfHtml(html: string): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  return [...body.children].map((block) => block.textContent).join('\n');
+  return blockLines(html);
 }
 
 bootstrapApplication(DraftForm, { providers: [provideZonelessChangeDetection()] }).catch((error: unknown) => console.error(error));

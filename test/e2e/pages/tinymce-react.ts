@@ -6,6 +6,7 @@ import 'tinymce/models/dom';
 import 'tinymce/themes/silver';
 import 'tinymce/icons/default';
 import { PAGE_TEXT } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // TinyMCE's official React component, controlled as its docs show: `value` is the app's state,
 // set from `onEditorChange`. The component rolls the editor back to `value` when the app does not
@@ -36,5 +37,5 @@ Object.assign(window, {
   refuseEdits: () => setLocked(true),
   allowEdits: () => setLocked(false),
   // The app's value (what it saves), one line per paragraph.
-  editorText: () => [...new DOMParser().parseFromString(html, 'text/html').body.children].map((block) => block.textContent).join('\n'),
+  editorText: () => blockLines(html),
 });

@@ -3,6 +3,7 @@ import 'tinymce/models/dom';
 import 'tinymce/themes/silver';
 import 'tinymce/icons/default';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // Classic mode: the editable body lives in an iframe TinyMCE fills through srcdoc. Self-hosted:
 // the skin and content CSS are served from the npm package (copied by build.ts).
@@ -19,7 +20,7 @@ editor!.setContent(formattedPage() ? FORMATTED_HTML : `<p>${PAGE_TEXT}</p><p>A s
 editor!.undoManager.clear();
 Object.assign(window, {
   // The document as TinyMCE serializes it (what a form submits), one line per paragraph.
-  editorText: () => [...new DOMParser().parseFromString(editor!.getContent(), 'text/html').body.children].map((block) => block.textContent).join('\n'),
+  editorText: () => blockLines(editor!.getContent()),
   refuseEdits: () => editor!.mode.set('readonly'),
   allowEdits: () => editor!.mode.set('design'),
 });

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // Tiptap 3 in React (`@tiptap/react`'s `useEditor` and `EditorContent`, StarterKit 3 with its
 // link), as a controlled component the way many apps write it: the HTML in React state, set from
@@ -37,8 +38,7 @@ createRoot(document.querySelector('#app')!).render(createElement(App));
 
 /** The state's HTML as text, one line per paragraph. */
 function stateText(): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  return [...body.children].map((block) => block.textContent).join('\n');
+  return blockLines(html);
 }
 Object.assign(window, {
   editorText: stateText,

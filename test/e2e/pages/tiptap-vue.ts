@@ -2,6 +2,7 @@ import { createApp, defineComponent, h, onBeforeUnmount, ref, watch, type PropTy
 import { EditorContent, useEditor, type Editor } from '@tiptap/vue-3';
 import StarterKit from '@tiptap/starter-kit';
 import { FORMATTED_HTML, PAGE_TEXT, formattedPage } from './text.ts';
+import { blockLines } from './html-text.ts';
 
 // Tiptap 3 in Vue 3 (`@tiptap/vue-3`'s `useEditor` and `EditorContent`, StarterKit 3 with its
 // link) behind `v-model`, as Tiptap's Vue guide writes the component: `onUpdate` emits
@@ -54,8 +55,7 @@ createApp(App).mount('#app');
 
 /** The ref's HTML as text, one line per paragraph. */
 function savedText(): string {
-  const body = new DOMParser().parseFromString(html.value, 'text/html').body;
-  return [...body.children].map((block) => block.textContent).join('\n');
+  return blockLines(html.value);
 }
 Object.assign(window, {
   editorText: savedText,
