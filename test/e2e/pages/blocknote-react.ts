@@ -38,12 +38,8 @@ createRoot(document.querySelector('#app')!).render(createElement(App));
 type Run = { type: string; text?: string; content?: Run[] };
 const runText = (run: Run): string => (run.type === 'text' ? (run.text ?? '') : run.type === 'link' ? (run.content ?? []).map(runText).join('') : '');
 const blockText = (block: { content?: unknown }): string => (Array.isArray(block.content) ? (block.content as Run[]).map(runText).join('') : '');
-/** The saved HTML as text, one line per block. */
-function savedText(): string {
-  return blockLines(html);
-}
 Object.assign(window, {
-  editorText: savedText,
+  editorText: () => blockLines(html),
   editorHtml: () => html,
   editorChanges: () => changes,
   // The editor's own serialization and text (its block list), beside the app's state.

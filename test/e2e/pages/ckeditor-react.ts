@@ -37,12 +37,8 @@ function App() {
 
 createRoot(document.querySelector('#app')!).render(createElement(App));
 
-/** The saved HTML as text, one line per paragraph. */
-function savedText(): string {
-  return blockLines(html);
-}
 Object.assign(window, {
-  editorText: savedText,
+  editorText: () => blockLines(html),
   editorHtml: () => html,
   editorChanges: () => changes,
   refuseEdits: () => setLocked(true),

@@ -84,12 +84,8 @@ function App() {
 
 createRoot(document.querySelector('#app')!).render(createElement(App));
 
-/** The saved HTML as text, one line per paragraph. */
-function savedText(): string {
-  return blockLines(html);
-}
 Object.assign(window, {
-  editorText: savedText,
+  editorText: () => blockLines(html),
   editorHtml: () => html,
   editorChanges: () => changes,
   // The editor's own serialization and text (its model), beside the app's state.

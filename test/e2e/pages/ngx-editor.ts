@@ -23,7 +23,7 @@ class DraftForm {
     const doc = () => this.editor.view.state.doc;
     Object.assign(window, {
       editorHtml: () => this.html,
-      editorText: () => textOfHtml(this.html),
+      editorText: () => blockLines(this.html),
       editorChanges: () => this.changes,
       // The editor's own serialization and text (its ProseMirror document), beside the app's field.
       editorSerialized: () => toHTML(doc().toJSON()),
@@ -45,10 +45,5 @@ Component({
     <p>Rendered {{ tick() }} times</p>
   </form>`,
 })(DraftForm);
-
-/** The HTML as text, one line per paragraph. */
-function textOfHtml(html: string): string {
-  return blockLines(html);
-}
 
 bootstrapApplication(DraftForm, { providers: [provideZonelessChangeDetection()] }).catch((error: unknown) => console.error(error));

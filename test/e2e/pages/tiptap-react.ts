@@ -36,12 +36,8 @@ function App() {
 
 createRoot(document.querySelector('#app')!).render(createElement(App));
 
-/** The state's HTML as text, one line per paragraph. */
-function stateText(): string {
-  return blockLines(html);
-}
 Object.assign(window, {
-  editorText: stateText,
+  editorText: () => blockLines(html),
   editorHtml: () => html,
   editorChanges: () => changes,
   // The editor's own serialization and text (its model), beside the app's state.

@@ -53,12 +53,8 @@ const App = defineComponent({
 });
 createApp(App).mount('#app');
 
-/** The ref's HTML as text, one line per paragraph. */
-function savedText(): string {
-  return blockLines(html.value);
-}
 Object.assign(window, {
-  editorText: savedText,
+  editorText: () => blockLines(html.value),
   editorHtml: () => html.value,
   editorChanges: () => changes,
   // The editor's own serialization and text (its model), beside the app's ref.
